@@ -1,0 +1,8 @@
+import type { CommandModule } from "yargs";
+import type { CliIo } from "./io.ts";
+
+/** A command gets the io at construction so it can be run without a process. */
+export type CommandFactory = (io: CliIo) => CommandModule<object, any>;
+
+/** Every command of the CLI, one file each. Add a line here when a command works end to end. */
+export const commandFactories: CommandFactory[] = [];

@@ -1,0 +1,51 @@
+import yargs from "yargs";
+import { createRequire } from "node:module";
+import { commandFactories } from "./commands.ts";
+import { CtxbenchError } from "./errors.ts";
+import { processIo, type CliIo } from "./io.ts";
+
+const version = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
+
+/** Parse and run one command line; returns the exit code. The one top-level error handler. */
+export async function runCli(argv: string[], io: CliIo = processIo()): Promise<number> {
+  let exitCode = 0;
+  const parser = yargs(argv)
+    .scriptName("ctxbench")
+    .version(version)
+    .strict()
+    .demandCommand(1, "Name a command; see --help.")
+    .recommendCommands()
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .epilogue("Exit codes: 0 ok or certified, 1 not certified or a regression, 2 usage or configuration error, 3 internal error.")
+    .fail((message, error) => {
+      throw error ?? new UsageErrorFromYargs(message);
+    })
+    .exitProcess(false);
+  for (const factory of commandFactories) parser.command(factory(io));
+  try {
+    let helpText: string | undefined;
+    await parser.parseAsync(argv, {}, (_err, _argv, output) => {
+      helpText = output;
+    });
+    if (helpText) io.stdout(helpText.endsWith("\n") ? helpText : `${helpText}\n`);
+  } catch (error) {
+    exitCode = reportError(error, io);
+  }
+  return exitCode;
+}
+
+class UsageErrorFromYargs extends CtxbenchError {
+  constructor(message: string) {
+    super(`${message}\nRun "ctxbench --help" for usage.`, 2);
+  }
+}
+
+function reportError(error: unknown, io: CliIo): number {
+  if (error instanceof CtxbenchError) {
+    io.stderr(`ctxbench: ${error.message}\n`);
+    return error.exitCode;
+  }
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  io.stderr(`ctxbench: internal error: ${detail}\nThis is a bug in ctxbench; please report it with the command you ran.\n`);
+  return 3;
+}

@@ -1,0 +1,16 @@
+// The public API of ctxbench: an explicit export list.
+export {
+  ContextEngine,
+  ENGINE_BRAND,
+  isContextEngine,
+  overridesHook,
+  type ContextEngineInit,
+  type OptionalHook,
+} from "./contract/context-engine.ts";
+export {
+  PERSISTENCE_ONLY_MESSAGE_FIELDS,
+  stripPersistenceFields,
+  stripAll,
+  hasPersistenceFields,
+} from "./contract/persistence-fields.ts";
+export type * from "./contract/types.ts";
