@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { ContextEngine } from "../contract/context-engine.ts";
+import type { Message, Usage } from "../contract/types.ts";
+import { canonicalJson, digestValue } from "./canonical-json.ts";
+import { parseTrace, serializeTrace, serializeTraceWithoutDurations } from "./jsonl.ts";
+import { TraceRecorder } from "./recorder.ts";
+
+class Probe extends ContextEngine {
+  readonly name = "probe";
+  update_from_response(usage: Usage): void {
+    this.last_prompt_tokens = usage.prompt_tokens;
+  }
+  should_compress(): boolean {
+    return false;
+  }
+  compress(messages: Message[]): Message[] {
+    return messages;
+  }
+}
+
+describe("TraceRecorder.callHook", () => {
+  it("records a synchronous call synchronously, with digests, state and detail", () => {
+    const recorder = new TraceRecorder();
+    const engine = new Probe();
+    const outcome = recorder.callHook(engine, "update_from_response", [{ prompt_tokens: 7, completion_tokens: 1, total_tokens: 8 }], {
+      session: "s1",
+      detail: { why: "test" },
+    });
+    expect(outcome).toEqual({ ok: true, value: undefined });
+    const [event] = recorder.events;
+    expect(event).toMatchObject({ seq: 0, type: "engine-call", session: "s1", hook: "update_from_response", resultKind: "undefined", async: false, error: null, detail: { why: "test" } });
+    expect(event?.type === "engine-call" && event.stateAfter.last_prompt_tokens).toBe(7);
+    expect(event?.type === "engine-call" && event.args[0]).toEqual(digestValue({ completion_tokens: 1, prompt_tokens: 7, total_tokens: 8 }));
+  });
+
+  it("awaits only a thenable and classifies list, non-list and error results", async () => {
+    const recorder = new TraceRecorder();
+    const engine = new Probe();
+    engine.select_context = async () => [{ role: "user", content: "x" }];
+    const pending = recorder.callHook(engine, "select_context", [[]], { session: null });
+    expect(pending).toBeInstanceOf(Promise);
+    expect(await pending).toEqual({ ok: true, value: [{ role: "user", content: "x" }] });
+    engine.select_context = () => ({ not: "a list" }) as never;
+    recorder.callHook(engine, "select_context", [[]], { session: null });
+    engine.select_context = () => {
+      throw new Error("boom");
+    };
+    const failed = recorder.callHook(engine, "select_context", [[]], { session: null });
+    expect(failed).toMatchObject({ ok: false });
+    const kinds = recorder.events.map((e) => (e.type === "engine-call" ? [e.seq, e.resultKind, e.async, e.error] : null));
+    expect(kinds).toEqual([
+      [0, "list", true, null],
+      [1, "non-list", false, null],
+      [2, "error", false, "Error: boom"],
+    ]);
+  });
+
+  it("catches a rejected promise into error", async () => {
+    const recorder = new TraceRecorder();
+    const engine = new Probe();
+    engine.on_turn_complete = () => Promise.reject(new TypeError("late"));
+    const outcome = await recorder.callHook(engine, "on_turn_complete", [[], null], { session: "s" });
+    expect(outcome.ok).toBe(false);
+    expect(recorder.events[0]).toMatchObject({ resultKind: "error", error: "TypeError: late", async: true });
+  });
+});
+
+describe("canonical JSON and JSONL", () => {
+  it("sorts keys at every depth and survives cycles", () => {
+    const cyclic: Record<string, unknown> = { b: 1, a: [undefined, Number.NaN] };
+    cyclic["self"] = cyclic;
+    expect(canonicalJson(cyclic)).toBe('{"a":[null,null],"b":1,"self":"[Circular]"}');
+    expect(canonicalJson({ z: { y: 1, x: 2 } })).toBe('{"z":{"x":2,"y":1}}');
+  });
+
+  it("round-trips a trace and ignores durations when asked", () => {
+    const recorder = new TraceRecorder();
+    recorder.record({ type: "warning", session: null, message: "m", rule: "SEL-2" });
+    recorder.callHook(new Probe(), "should_compress", [10], { session: "s" });
+    const text = serializeTrace(recorder.events);
+    expect(text.split("\n").filter(Boolean)).toHaveLength(2);
+    expect(parseTrace(text)).toEqual(JSON.parse(JSON.stringify(recorder.events)));
+    const other = parseTrace(text).map((e) => ("durationMs" in e ? { ...e, durationMs: 123 } : e));
+    expect(serializeTraceWithoutDurations(other)).toBe(serializeTraceWithoutDurations(recorder.events));
+    expect(() => parseTrace('{"seq":0}\n')).toThrow(/no "type"/);
+  });
+});
