@@ -14,3 +14,6 @@ export {
   hasPersistenceFields,
 } from "./contract/persistence-fields.ts";
 export type * from "./contract/types.ts";
+export { validateSequence, isValidSequence, type SequenceFinding, type SequenceFindingKind } from "./contract/validate.ts";
+export { estimateTokensRough, estimateMessageTokensRough } from "./contract/tokens.ts";
+export { countTokensExact, estimateTokensExact, estimateMessageTokensExact } from "./contract/tokens-exact.ts";

@@ -1,0 +1,51 @@
+import { createRequire } from "node:module";
+import type { Tiktoken as TiktokenType, TiktokenBPE } from "js-tiktoken/lite";
+import { PERSISTENCE_ONLY_MESSAGE_FIELDS } from "./persistence-fields.ts";
+import type { Message } from "./types.ts";
+
+/** The encoding of the exact estimator (the GPT-4o family's). */
+export const EXACT_ENCODING = "o200k_base";
+// Per the OpenAI chat format: each message is framed by three tokens, a name adds one, and the
+// reply is primed with three more.
+const TOKENS_PER_MESSAGE = 3;
+const TOKENS_PER_NAME = 1;
+const REPLY_PRIMING = 3;
+
+let encoder: TiktokenType | undefined;
+
+// The ranks table is megabytes of JavaScript: load it on first use only, synchronously, and once.
+function getEncoder(): TiktokenType {
+  if (encoder) return encoder;
+  const require = createRequire(import.meta.url);
+  const { Tiktoken } = require("js-tiktoken/lite") as { Tiktoken: typeof TiktokenType };
+  const ranks = require(`js-tiktoken/ranks/${EXACT_ENCODING}`) as TiktokenBPE | { default: TiktokenBPE };
+  encoder = new Tiktoken("default" in ranks ? ranks.default : ranks);
+  return encoder;
+}
+
+/** Exact token count of a text; special-token markers count as the plain text they are. */
+export function countTokensExact(text: string): number {
+  if (text === "") return 0;
+  return getEncoder().encode(text, [], []).length;
+}
+
+/** Exact tokens of one message as sent: persistence-only fields are ignored (WIRE-2). */
+export function estimateMessageTokensExact(message: Message): number {
+  let tokens = TOKENS_PER_MESSAGE;
+  for (const key in message) {
+    if (PERSISTENCE_ONLY_MESSAGE_FIELDS.has(key)) continue;
+    const value = message[key];
+    if (value === undefined || value === null) continue;
+    tokens += countTokensExact(typeof value === "string" ? value : JSON.stringify(value));
+    if (key === "name") tokens += TOKENS_PER_NAME;
+  }
+  return tokens;
+}
+
+/** Exact token count of a message list, including the reply priming; 0 for an empty list. */
+export function estimateTokensExact(messages: readonly Message[]): number {
+  if (messages.length === 0) return 0;
+  let total = REPLY_PRIMING;
+  for (const message of messages) total += estimateMessageTokensExact(message);
+  return total;
+}
