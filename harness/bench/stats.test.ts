@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { fittedExponent, mad, median, quantile, ratioOfMedians, seededRandom, summarize } from "./stats.ts";
+
+describe("benchmark statistics", () => {
+  it("computes order statistics by interpolation", () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([1, 2, 3, 4])).toBe(2.5);
+    expect(quantile([0, 10], 0.99)).toBeCloseTo(9.9);
+    expect(Number.isNaN(median([]))).toBe(true);
+  });
+
+  it("measures spread with the median absolute deviation, which ignores one outlier", () => {
+    expect(mad([1, 2, 3, 4, 1000])).toBe(1);
+    const s = summarize([3, 1, 2]);
+    expect(s).toMatchObject({ samples: 3, median: 2, min: 1, max: 3, mean: 2 });
+  });
+
+  it("gives reproducible random streams per seed", () => {
+    const a = seededRandom(7);
+    const b = seededRandom(7);
+    const c = seededRandom(8);
+    const first = [a(), a(), a()];
+    expect([b(), b(), b()]).toEqual(first);
+    expect([c(), c(), c()]).not.toEqual(first);
+    for (const v of first) expect(v >= 0 && v < 1).toBe(true);
+  });
+
+  it("brackets a ratio of medians with a bootstrap interval", () => {
+    const a = Array.from({ length: 200 }, (_, i) => 20 + (i % 7));
+    const b = Array.from({ length: 200 }, (_, i) => 10 + (i % 5));
+    const r = ratioOfMedians(a, b);
+    expect(r.ratio).toBeCloseTo(23 / 12);
+    expect(r.ciLow).toBeLessThanOrEqual(r.ratio);
+    expect(r.ciHigh).toBeGreaterThanOrEqual(r.ratio);
+    expect(ratioOfMedians(a, b)).toEqual(r);
+  });
+
+  it("fits the scaling exponent on a log-log scale", () => {
+    const xs = [1000, 10000, 100000];
+    expect(fittedExponent(xs, xs.map((x) => 3 * x))).toBeCloseTo(1);
+    expect(fittedExponent(xs, xs.map((x) => x * x))).toBeCloseTo(2);
+  });
+});

@@ -1,0 +1,110 @@
+/** Robust statistics for benchmark samples: order statistics, spread, bootstrap intervals, scaling fits. */
+
+export function sorted(values: readonly number[]): number[] {
+  return [...values].sort((a, b) => a - b);
+}
+
+/** The q-quantile (0..1) by linear interpolation between order statistics. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const s = sorted(values);
+  const pos = (s.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  const a = s[lo]!;
+  const b = s[hi]!;
+  return a + (b - a) * (pos - lo);
+}
+
+export function median(values: readonly number[]): number {
+  return quantile(values, 0.5);
+}
+
+/** Median absolute deviation (unscaled). */
+export function mad(values: readonly number[]): number {
+  const m = median(values);
+  return median(values.map((v) => Math.abs(v - m)));
+}
+
+export function mean(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  let sum = 0;
+  for (const v of values) sum += v;
+  return sum / values.length;
+}
+
+export interface SampleSummary {
+  samples: number;
+  median: number;
+  mad: number;
+  mean: number;
+  p99: number;
+  min: number;
+  max: number;
+}
+
+export function summarize(values: readonly number[]): SampleSummary {
+  const s = sorted(values);
+  return {
+    samples: s.length,
+    median: median(s),
+    mad: mad(s),
+    mean: mean(s),
+    p99: quantile(s, 0.99),
+    min: s[0] ?? Number.NaN,
+    max: s[s.length - 1] ?? Number.NaN,
+  };
+}
+
+/** A small seeded PRNG (mulberry32), so bootstrap intervals are reproducible. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface RatioEstimate {
+  ratio: number;
+  ciLow: number;
+  ciHigh: number;
+}
+
+/**
+ * The ratio of medians a/b with a percentile-bootstrap 95 % interval. Samples of a and b were
+ * taken interleaved in one process, so their ratio is the number that survives a noisy machine.
+ */
+export function ratioOfMedians(a: readonly number[], b: readonly number[], resamples = 2000, seed = 1): RatioEstimate {
+  const ratio = median(a) / median(b);
+  if (a.length < 2 || b.length < 2) return { ratio, ciLow: ratio, ciHigh: ratio };
+  const random = seededRandom(seed);
+  const pick = (values: readonly number[]) => {
+    const out = new Array<number>(values.length);
+    for (let i = 0; i < values.length; i++) out[i] = values[Math.floor(random() * values.length)]!;
+    return out;
+  };
+  const ratios: number[] = [];
+  for (let i = 0; i < resamples; i++) ratios.push(median(pick(a)) / median(pick(b)));
+  return { ratio, ciLow: quantile(ratios, 0.025), ciHigh: quantile(ratios, 0.975) };
+}
+
+/** Least-squares slope of log(y) on log(x): the scaling exponent (1 = linear). */
+export function fittedExponent(xs: readonly number[], ys: readonly number[]): number {
+  const n = Math.min(xs.length, ys.length);
+  if (n < 2) return Number.NaN;
+  const lx = xs.slice(0, n).map(Math.log);
+  const ly = ys.slice(0, n).map(Math.log);
+  const mx = mean(lx);
+  const my = mean(ly);
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    num += (lx[i]! - mx) * (ly[i]! - my);
+    den += (lx[i]! - mx) ** 2;
+  }
+  return num / den;
+}
