@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { sampleResult } from "./fixtures/sample-result.ts";
+import { MergeError, mergeResults } from "./merge.ts";
+import { certificationOf, validateResult, type ResultJson } from "./result.ts";
+
+const full = sampleResult({ withBenchmarks: false });
+
+function shard(result: ResultJson, index: number, of: number): ResultJson {
+  return {
+    ...result,
+    certifications: result.certifications.map((certification) =>
+      certificationOf(certification.engine, certification.checks.filter((_, position) => position % of === index)),
+    ),
+  };
+}
+
+describe("mergeResults", () => {
+  it("joins check shards of the same engines back into the full certification, whatever the shard order", () => {
+    const merged = mergeResults(shard(full, 1, 2), shard(full, 0, 2));
+    const byId = (result: ResultJson) => result.certifications.map((c) => ({ ...c, checks: [...c.checks].sort((a, b) => a.id.localeCompare(b.id)) }));
+    expect(byId(merged)).toEqual(byId(full));
+    expect(merged.certifications[1]!.verdict).toBe("not-certified");
+    expect(validateResult(merged).ok).toBe(true);
+  });
+
+  it("joins a certification and a benchmark run", () => {
+    const bench = sampleResult({ withCertifications: false });
+    const merged = mergeResults(full, bench);
+    expect(merged.certifications).toHaveLength(3);
+    expect(merged.benchmarks.map((suite) => suite.suite)).toEqual(["overhead", "cache", "throughput", "quality", "store"]);
+  });
+
+  it("unions per-engine suites of different engines", () => {
+    const a = sampleResult({ engines: ["compressor"], withCertifications: false });
+    const b = sampleResult({ engines: ["lcm"], withCertifications: false });
+    b.benchmarks = b.benchmarks.filter((suite) => suite.suite === "cache" || suite.suite === "throughput");
+    const merged = mergeResults(a, b);
+    const cache = merged.benchmarks.find((suite) => suite.suite === "cache");
+    expect(cache?.suite === "cache" && cache.engines.map((engine) => engine.engine)).toEqual(["compressor", "lcm"]);
+    expect(merged.runInfo.engines.map((engine) => engine.name)).toEqual(["compressor", "lcm"]);
+  });
+
+  it("refuses a check, a whole-run suite or an engine version seen twice", () => {
+    expect(() => mergeResults(full, full)).toThrow(/check "ABC-1\/name-attribute" of engine "compressor" appears in two results/);
+    const bench = sampleResult({ withCertifications: false });
+    expect(() => mergeResults(bench, bench)).toThrow(MergeError);
+    const other = sampleResult({ withBenchmarks: false });
+    other.runInfo.engines = [{ name: "lcm", version: "9.9.9" }];
+    expect(() => mergeResults(full, other)).toThrow(/two versions/);
+  });
+});

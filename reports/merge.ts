@@ -1,0 +1,95 @@
+/**
+ * Joins several result files into one: shards of one certification, or a certification and a
+ * benchmark run. The output does not depend on the order of the inputs' shards.
+ */
+import {
+  certificationOf,
+  type BenchSuiteResult,
+  type CacheSuite,
+  type Certification,
+  type NamedVersion,
+  type QualitySuite,
+  type ResultJson,
+  type ThroughputSuite,
+} from "./result.ts";
+
+export class MergeError extends Error {
+  override name = "MergeError";
+}
+
+/** runInfo comes from the first result (engines are unioned); certifications of one engine join their checks. */
+export function mergeResults(...results: ResultJson[]): ResultJson {
+  const [first, ...rest] = results;
+  if (!first) throw new MergeError("nothing to merge");
+  if (rest.length === 0) return first;
+  return {
+    schemaVersion: first.schemaVersion,
+    runInfo: { ...first.runInfo, engines: unionEngines(results.flatMap((result) => result.runInfo.engines)) },
+    certifications: mergeCertifications(results.flatMap((result) => result.certifications)),
+    benchmarks: mergeBenchmarks(results.flatMap((result) => result.benchmarks)),
+  };
+}
+
+function unionEngines(engines: NamedVersion[]): NamedVersion[] {
+  const byName = new Map<string, NamedVersion>();
+  for (const engine of engines) {
+    const seen = byName.get(engine.name);
+    if (seen && seen.version !== engine.version)
+      throw new MergeError(`engine "${engine.name}" appears with two versions (${seen.version}, ${engine.version})`);
+    byName.set(engine.name, engine);
+  }
+  return [...byName.values()];
+}
+
+function mergeCertifications(certifications: Certification[]): Certification[] {
+  const byEngine = new Map<string, Certification[]>();
+  for (const certification of certifications) {
+    const key = `${certification.engine.name}@${certification.engine.version}`;
+    byEngine.set(key, [...(byEngine.get(key) ?? []), certification]);
+  }
+  return [...byEngine.values()].map((group) => {
+    if (group.length === 1) return group[0]!;
+    const checks = group.flatMap((certification) => certification.checks);
+    const ids = new Set<string>();
+    for (const check of checks) {
+      if (ids.has(check.id)) throw new MergeError(`check "${check.id}" of engine "${group[0]!.engine.name}" appears in two results`);
+      ids.add(check.id);
+    }
+    checks.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return certificationOf(group[0]!.engine, checks);
+  });
+}
+
+type PerEngineSuite = CacheSuite | ThroughputSuite | QualitySuite;
+
+function mergeBenchmarks(suites: BenchSuiteResult[]): BenchSuiteResult[] {
+  const merged: BenchSuiteResult[] = [];
+  for (const suite of suites) {
+    const index = merged.findIndex((existing) => existing.suite === suite.suite);
+    const existing = merged[index];
+    if (!existing) {
+      merged.push(suite);
+      continue;
+    }
+    if (suite.suite === "overhead" || suite.suite === "store")
+      throw new MergeError(`the "${suite.suite}" suite appears in two results; its figures are only comparable within one run`);
+    merged[index] = joinPerEngine(existing as PerEngineSuite, suite);
+  }
+  return merged;
+}
+
+function joinPerEngine<S extends PerEngineSuite>(a: S, b: S): S {
+  const names = new Set(a.engines.map((engine) => engine.engine));
+  for (const engine of b.engines) {
+    if (names.has(engine.engine)) throw new MergeError(`engine "${engine.engine}" appears twice in the "${a.suite}" suite`);
+  }
+  const joined = {
+    ...a,
+    engines: [...a.engines, ...b.engines],
+    warnings: [...a.warnings, ...b.warnings],
+    goals: [...a.goals, ...b.goals],
+    durationMs: a.durationMs + b.durationMs,
+  };
+  if (a.suite === "cache") (joined as CacheSuite).scenarios = [...new Set([...a.scenarios, ...(b as CacheSuite).scenarios])];
+  return joined as S;
+}

@@ -1,0 +1,470 @@
+/**
+ * The one result JSON that `ctxbench certify` and `ctxbench bench` both produce and every report
+ * is rendered from (ARCHITECTURE decision 8). No wall-clock times anywhere: only durations, in
+ * fields whose name ends in `Ms`, so the same seed gives the same bytes apart from those.
+ */
+import { anyJson, array, boolean, literal, nullable, number, object, oneOf, string, taggedUnion, type Problem } from "./schema-dsl.ts";
+
+export const RESULT_SCHEMA_VERSION = 1;
+
+export const CHECK_OUTCOMES = ["pass", "fail", "error", "timeout", "skipped", "indeterminate"] as const;
+export type CheckOutcome = (typeof CHECK_OUTCOMES)[number];
+export const CHECK_LEVELS = ["MUST", "SHOULD"] as const;
+export type CheckLevel = (typeof CHECK_LEVELS)[number];
+export const VERDICTS = ["certified", "not-certified"] as const;
+export type Verdict = (typeof VERDICTS)[number];
+export const BENCH_SUITES = ["overhead", "cache", "throughput", "quality", "store"] as const;
+export type BenchSuiteName = (typeof BENCH_SUITES)[number];
+
+export interface NamedVersion {
+  name: string;
+  version: string;
+}
+
+export interface RunInfo {
+  /** ctxbench itself. */
+  tool: NamedVersion;
+  /** `process.version`, e.g. "v20.20.2". */
+  node: string;
+  /** e.g. "linux 6.1.0 x64". */
+  os: string;
+  /** CPU model string. */
+  cpu: string;
+  cores: number;
+  /** null outside a git checkout. */
+  gitSha: string | null;
+  seed: number;
+  /** The command line that produced this result, so it can be rerun. */
+  command: string;
+  /** Every engine this result speaks of, with its version. */
+  engines: NamedVersion[];
+}
+
+export interface Evidence {
+  /** Trace events that show the outcome. */
+  events: unknown[];
+  note?: string;
+}
+
+export interface Repro {
+  scenario: string;
+  seed: number;
+  command: string;
+}
+
+export interface CheckResult {
+  /** Stable id starting with its rule, e.g. "CMP-2/orphaned-result". */
+  id: string;
+  /** RULES.md id, e.g. "CMP-2". */
+  rule: string;
+  title: string;
+  level: CheckLevel;
+  outcome: CheckOutcome;
+  /** From the engine's expectations file; null when none is listed (pass is expected). */
+  expected: CheckOutcome | null;
+  unexpected: boolean;
+  message: string;
+  evidence: Evidence;
+  durationMs: number;
+  skipReason?: string;
+  repro?: Repro;
+}
+
+export interface CheckSummary {
+  total: number;
+  pass: number;
+  fail: number;
+  error: number;
+  timeout: number;
+  skipped: number;
+  indeterminate: number;
+  unexpected: number;
+}
+
+export interface Certification {
+  engine: NamedVersion;
+  verdict: Verdict;
+  checks: CheckResult[];
+  summary: CheckSummary;
+}
+
+/** A measured value against the goal the spec or an issue sets for it. */
+export interface Goal {
+  id: string;
+  description: string;
+  /** "≤" goals: met when measured ≤ limit. */
+  limit: number;
+  measured: number;
+  unit: string;
+  met: boolean;
+}
+
+export interface RatioWithInterval {
+  ratio: number;
+  ciLow: number;
+  ciHigh: number;
+}
+
+export interface OverheadVariant {
+  /** e.g. "no-engine", "inheriting", "select-null", "engine:compressor". */
+  variant: string;
+  /** The engine measured, null for "no-engine". */
+  engine: string | null;
+  stage: "selection" | "assembly";
+  medianNs: number;
+  madNs: number;
+  p99Ns: number;
+  samples: number;
+  /** null for the "no-engine" row itself. */
+  ratioToNoEngine: RatioWithInterval | null;
+  /** Cost relative to JSON.stringify of the same request; null when not measured for this stage. */
+  ratioToStringify: number | null;
+}
+
+interface SuiteBase {
+  warnings: string[];
+  goals: Goal[];
+  durationMs: number;
+}
+
+export interface OverheadSuite extends SuiteBase {
+  suite: "overhead";
+  messagesPerRequest: number;
+  stringifyFloorNs: number;
+  /** The requests built with no engine and with an inheriting engine were byte-identical. */
+  requestsByteIdentical: boolean;
+  variants: OverheadVariant[];
+}
+
+export interface CacheEngineResult {
+  engine: string;
+  turns: number;
+  hitRatio: number;
+  ceilingHitRatio: number;
+  prefixBreaksPer100Turns: number;
+  needlessSelectionChanges: number;
+  /** Cache-hit ratio of each turn, in turn order (the line chart). */
+  perTurnHitRatio: number[];
+}
+
+export interface CacheSuite extends SuiteBase {
+  suite: "cache";
+  scenarios: string[];
+  engines: CacheEngineResult[];
+}
+
+export interface ThroughputPoint {
+  messages: number;
+  medianMs: number;
+  messagesPerSecond: number;
+  tokensPerSecond: number;
+  compressionRatio: number;
+  hostShareMs: number;
+  peakMemoryBytes: number;
+}
+
+export interface ThroughputEngineResult {
+  engine: string;
+  /** Exponent k of time ∝ messages^k fitted over the points; null with fewer than two points. */
+  fittedExponent: number | null;
+  points: ThroughputPoint[];
+}
+
+export interface ThroughputSuite extends SuiteBase {
+  suite: "throughput";
+  engines: ThroughputEngineResult[];
+}
+
+export interface QualityEngineResult {
+  engine: string;
+  recallActive: number;
+  /** null when the engine offers no tools to recall through. */
+  recallViaTools: number | null;
+  tokensRemovedRatio: number;
+  compactions: number;
+}
+
+export interface QualitySuite extends SuiteBase {
+  suite: "quality";
+  canaries: number;
+  engines: QualityEngineResult[];
+}
+
+export interface StoreSuite extends SuiteBase {
+  suite: "store";
+  appendsPerSecond: number;
+  restoresPerSecond: number;
+  legacyRows: number;
+  opensToConverge: number;
+  longestWriteLockMs: number;
+}
+
+export type BenchSuiteResult = OverheadSuite | CacheSuite | ThroughputSuite | QualitySuite | StoreSuite;
+
+export interface ResultJson {
+  schemaVersion: typeof RESULT_SCHEMA_VERSION;
+  runInfo: RunInfo;
+  certifications: Certification[];
+  benchmarks: BenchSuiteResult[];
+}
+
+// ---- the shape, once, for validation, the JSON Schema and canonical key order ----
+
+const count = () => number({ integer: true, minimum: 0 });
+const ratio = () => number({ minimum: 0 });
+const namedVersion = object({ name: string({ minLength: 1 }), version: string() });
+
+const runInfoShape = object({
+  tool: namedVersion,
+  node: string(),
+  os: string(),
+  cpu: string(),
+  cores: number({ integer: true, minimum: 1 }),
+  gitSha: nullable(string()),
+  seed: number({ integer: true }),
+  command: string(),
+  engines: array(namedVersion),
+});
+
+const outcome = oneOf(CHECK_OUTCOMES);
+
+const checkShape = object(
+  {
+    id: string({ minLength: 1 }),
+    rule: string({ minLength: 1 }),
+    title: string(),
+    level: oneOf(CHECK_LEVELS),
+    outcome,
+    expected: nullable(outcome),
+    unexpected: boolean(),
+    message: string(),
+    evidence: object({ events: array(anyJson()), note: string() }, ["note"]),
+    durationMs: number({ minimum: 0 }),
+    skipReason: string(),
+    repro: object({ scenario: string(), seed: number({ integer: true }), command: string() }),
+  },
+  ["skipReason", "repro"],
+);
+
+const summaryShape = object({
+  total: count(),
+  pass: count(),
+  fail: count(),
+  error: count(),
+  timeout: count(),
+  skipped: count(),
+  indeterminate: count(),
+  unexpected: count(),
+});
+
+export const certificationShape = object({
+  engine: namedVersion,
+  verdict: oneOf(VERDICTS),
+  checks: array(checkShape),
+  summary: summaryShape,
+});
+
+const goalShape = object({
+  id: string({ minLength: 1 }),
+  description: string(),
+  limit: number(),
+  measured: number(),
+  unit: string(),
+  met: boolean(),
+});
+
+const suiteBase = { warnings: array(string()), goals: array(goalShape), durationMs: number({ minimum: 0 }) };
+
+const overheadShape = object({
+  suite: literal("overhead"),
+  messagesPerRequest: count(),
+  stringifyFloorNs: ratio(),
+  requestsByteIdentical: boolean(),
+  variants: array(
+    object({
+      variant: string({ minLength: 1 }),
+      engine: nullable(string()),
+      stage: oneOf(["selection", "assembly"]),
+      medianNs: ratio(),
+      madNs: ratio(),
+      p99Ns: ratio(),
+      samples: count(),
+      ratioToNoEngine: nullable(object({ ratio: ratio(), ciLow: ratio(), ciHigh: ratio() })),
+      ratioToStringify: nullable(ratio()),
+    }),
+  ),
+  ...suiteBase,
+});
+
+const cacheShape = object({
+  suite: literal("cache"),
+  scenarios: array(string()),
+  engines: array(
+    object({
+      engine: string({ minLength: 1 }),
+      turns: count(),
+      hitRatio: number({ minimum: 0, maximum: 1 }),
+      ceilingHitRatio: number({ minimum: 0, maximum: 1 }),
+      prefixBreaksPer100Turns: ratio(),
+      needlessSelectionChanges: count(),
+      perTurnHitRatio: array(number({ minimum: 0, maximum: 1 })),
+    }),
+  ),
+  ...suiteBase,
+});
+
+const throughputShape = object({
+  suite: literal("throughput"),
+  engines: array(
+    object({
+      engine: string({ minLength: 1 }),
+      fittedExponent: nullable(number()),
+      points: array(
+        object({
+          messages: count(),
+          medianMs: ratio(),
+          messagesPerSecond: ratio(),
+          tokensPerSecond: ratio(),
+          compressionRatio: ratio(),
+          hostShareMs: ratio(),
+          peakMemoryBytes: count(),
+        }),
+      ),
+    }),
+  ),
+  ...suiteBase,
+});
+
+const qualityShape = object({
+  suite: literal("quality"),
+  canaries: count(),
+  engines: array(
+    object({
+      engine: string({ minLength: 1 }),
+      recallActive: number({ minimum: 0, maximum: 1 }),
+      recallViaTools: nullable(number({ minimum: 0, maximum: 1 })),
+      tokensRemovedRatio: number({ minimum: 0, maximum: 1 }),
+      compactions: count(),
+    }),
+  ),
+  ...suiteBase,
+});
+
+const storeShape = object({
+  suite: literal("store"),
+  appendsPerSecond: ratio(),
+  restoresPerSecond: ratio(),
+  legacyRows: count(),
+  opensToConverge: count(),
+  longestWriteLockMs: ratio(),
+  ...suiteBase,
+});
+
+export const resultShape = object(
+  {
+    schemaVersion: literal(RESULT_SCHEMA_VERSION),
+    runInfo: runInfoShape,
+    certifications: array(certificationShape),
+    benchmarks: array(
+      taggedUnion("suite", { overhead: overheadShape, cache: cacheShape, throughput: throughputShape, quality: qualityShape, store: storeShape }),
+    ),
+  },
+  [],
+  "ctxbench result: certifications and benchmarks of context-engine plugins, with the machine they ran on.",
+);
+
+export type ValidationOutcome = { ok: true; result: ResultJson } | { ok: false; problem: Problem };
+
+/** Checks a parsed value against the result shape; on failure names the JSON path of the first problem. */
+export function validateResult(value: unknown): ValidationOutcome {
+  const problem = resultShape.check(value, "$") ?? consistencyProblem(value as ResultJson);
+  return problem ? { ok: false, problem } : { ok: true, result: value as ResultJson };
+}
+
+/** Parses and validates result text; throws a ResultError naming the path. */
+export function parseResult(text: string): ResultJson {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ResultError({ path: "$", message: `not JSON: ${(error as Error).message}` });
+  }
+  const outcome = validateResult(value);
+  if (!outcome.ok) throw new ResultError(outcome.problem);
+  return outcome.result;
+}
+
+export class ResultError extends Error {
+  constructor(readonly problem: Problem) {
+    super(`${problem.path}: ${problem.message}`);
+    this.name = "ResultError";
+  }
+}
+
+/** The JSON Schema (draft 2020-12) published as reports/result.schema.json. */
+export function resultJsonSchema(): Record<string, unknown> {
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "ctxbench result",
+    ...resultShape.jsonSchema(),
+  };
+}
+
+/** The result with keys in schema order (evidence keys sorted): the bytes the json format writes. */
+export function canonicalResult(result: ResultJson): ResultJson {
+  return resultShape.canonical(result) as ResultJson;
+}
+
+/** Facts the shape alone cannot state: summaries and verdicts agree with their checks. */
+function consistencyProblem(result: ResultJson): Problem | null {
+  for (const [index, certification] of result.certifications.entries()) {
+    const path = `$.certifications[${index}]`;
+    const expected = summarizeChecks(certification.checks);
+    for (const key of Object.keys(expected) as (keyof CheckSummary)[]) {
+      if (certification.summary[key] !== expected[key])
+        return { path: `${path}.summary.${key}`, message: `is ${certification.summary[key]} but the checks count ${expected[key]}` };
+    }
+    const verdict = verdictOf(certification.checks);
+    if (certification.verdict !== verdict) return { path: `${path}.verdict`, message: `is "${certification.verdict}" but the checks give "${verdict}"` };
+  }
+  return null;
+}
+
+export function summarizeChecks(checks: readonly CheckResult[]): CheckSummary {
+  const summary: CheckSummary = { total: checks.length, pass: 0, fail: 0, error: 0, timeout: 0, skipped: 0, indeterminate: 0, unexpected: 0 };
+  for (const check of checks) {
+    summary[check.outcome] += 1;
+    if (check.unexpected) summary.unexpected += 1;
+  }
+  return summary;
+}
+
+/** Certified when no MUST check has an unexpected outcome (decision 7); an unexpected pass is reported, not fatal. */
+export function verdictOf(checks: readonly CheckResult[]): Verdict {
+  return checks.some((check) => check.level === "MUST" && check.unexpected && check.outcome !== "pass") ? "not-certified" : "certified";
+}
+
+/** Builds a certification whose verdict and summary are computed from its checks. */
+export function certificationOf(engine: NamedVersion, checks: CheckResult[]): Certification {
+  return { engine, verdict: verdictOf(checks), checks, summary: summarizeChecks(checks) };
+}
+
+/** What `ctxbench certify --format json` prints for one engine. */
+export interface CertifyJson {
+  schemaVersion: typeof RESULT_SCHEMA_VERSION;
+  runInfo: RunInfo;
+  engine: NamedVersion;
+  verdict: Verdict;
+  checks: CheckResult[];
+}
+
+export function certifyJsonOf(runInfo: RunInfo, certification: Certification): CertifyJson {
+  const canonical = certificationShape.canonical(certification) as Certification;
+  return {
+    schemaVersion: RESULT_SCHEMA_VERSION,
+    runInfo: runInfoShape.canonical(runInfo) as RunInfo,
+    engine: canonical.engine,
+    verdict: canonical.verdict,
+    checks: canonical.checks,
+  };
+}
