@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../harness/contract/types.ts";
+import { isValidSequence } from "../../harness/contract/validate.ts";
 import { alignCutToUnit, groupToolUnits, isUnitBoundary, pairToolCalls, repairToolPairs } from "./tool-pairs.ts";
 
 const user = (content: string): Message => ({ role: "user", content });
@@ -67,9 +68,33 @@ describe("pairToolCalls (TCU-3)", () => {
     expect(spans(messages)).toEqual([[0, 1], [1, 5], [5, 6]]);
   });
 
+  it("treats a surplus result for an already answered id as an orphan", () => {
+    const pairing = pairToolCalls([user("go"), calls("x"), result("x"), result("x")]);
+    expect(pairing.pairedAssistant[2]).toBe(1);
+    expect(pairing.orphanResults).toEqual([3]);
+  });
+
   it("reports a call with no result", () => {
     const pairing = pairToolCalls([user("go"), calls("a", "b"), result("b")]);
     expect(pairing.unansweredCalls).toEqual([{ assistant: 1, callIndex: 0 }]);
+  });
+});
+
+describe("dropping whole units keeps a valid sequence", () => {
+  it("stays valid whichever units of a repeated-id transcript are removed", () => {
+    const id = "call_0123456789ab";
+    const messages = [
+      { role: "system", content: "sys" } as Message,
+      user("1"), calls(id, id), result(id), result(id), text("a"),
+      user("2"), calls("call_0"), result("call_0"), calls("call_0"), result("call_0"), text("b"),
+      user("3"), calls("p", "q", "r"), result("p"), result("q"), result("r"), text("c"),
+    ];
+    expect(isValidSequence(messages)).toBe(true);
+    const units = groupToolUnits(messages);
+    for (let drop = 1; drop < units.length; drop++) {
+      const kept = units.filter((_, k) => k !== drop).flatMap((u) => messages.slice(u.start, u.end));
+      expect(isValidSequence(kept), `without unit ${drop}`).toBe(true);
+    }
   });
 });
 
@@ -109,6 +134,8 @@ describe("repairToolPairs", () => {
     const after = pairToolCalls(repaired);
     expect(after.orphanResults).toEqual([]);
     expect(after.unansweredCalls).toEqual([]);
+    expect(isValidSequence(messages)).toBe(false);
+    expect(isValidSequence(repaired)).toBe(true);
   });
 
   it("returns the same message objects when nothing needs repair", () => {

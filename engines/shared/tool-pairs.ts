@@ -7,8 +7,8 @@ import type { Message } from "../../harness/contract/types.ts";
  * the same deterministic `call_<12hex>` id for identical calls inside one response, and some models
  * send a constant id every turn. A result is therefore paired with the nearest preceding assistant
  * message (within the same user turn) that named its id and still has an unanswered occurrence of
- * it; when every such occurrence is already answered, with the nearest one that named it. A user
- * message closes the turn: no result pairs with a call made before it.
+ * it; a result for which no such occurrence is left answers nothing (an orphan, as a surplus
+ * duplicate is). A user message closes the turn: no result pairs with a call made before it.
  */
 
 /** A run of messages that must be kept or dropped together: `messages.slice(start, end)`. */
@@ -89,13 +89,15 @@ export function pairToolCalls(messages: readonly Message[]): ToolPairing {
         break;
       }
     }
-    chosen ??= candidates[candidates.length - 1] as OpenCall;
-    const position = chosen.pending.shift();
-    if (position !== undefined) {
-      let set = answered.get(chosen.assistant);
-      if (!set) answered.set(chosen.assistant, (set = new Set()));
-      set.add(position);
+    if (!chosen) {
+      // Every call with this id is already answered: a surplus result answers nothing.
+      orphanResults.push(i);
+      continue;
     }
+    const position = chosen.pending.shift() as number;
+    let set = answered.get(chosen.assistant);
+    if (!set) answered.set(chosen.assistant, (set = new Set()));
+    set.add(position);
     pairedAssistant[i] = chosen.assistant;
     lastResult[chosen.assistant] = i;
   }
