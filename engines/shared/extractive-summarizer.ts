@@ -1,0 +1,348 @@
+import { CHARS_PER_TOKEN } from "../../harness/contract/tokens.ts";
+import type { Message, ToolCall } from "../../harness/contract/types.ts";
+import {
+  condense,
+  describeCall,
+  filesInText,
+  filesOfCall,
+  firstErrorLine,
+  headAndTail,
+  messageText,
+  sentences,
+} from "./message-text.ts";
+import { redactSecrets } from "./redact.ts";
+import type { Summarizer, SummaryRequest } from "./summarizer.ts";
+import {
+  FOCUS_HEADING_PREFIX,
+  SECTION_HEADINGS,
+  SECTION_ORDER,
+  omittedLine,
+  parseSummary,
+  renderSection,
+  type SectionKey,
+} from "./summary-sections.ts";
+
+export interface ExtractiveSummarizerOptions {
+  /** Share of the budget given to items about the focus topic (default 0.65). */
+  focusShare?: number;
+  /** Longest item, in characters (default 240). */
+  maxItemChars?: number;
+}
+
+interface Item {
+  text: string;
+  /** Position in history: higher is newer; items of a previous summary are negative. */
+  order: number;
+  pinned?: boolean;
+}
+
+/** Items of one section, deduplicated: the newest occurrence of a text wins. */
+class Pool {
+  readonly items: Item[] = [];
+  readonly #seen = new Set<string>();
+  chars = 0;
+
+  constructor(readonly limit: number) {}
+
+  get full(): boolean {
+    return this.chars >= this.limit;
+  }
+
+  add(item: Item): void {
+    const key = item.text.toLowerCase();
+    if (this.#seen.has(key)) return;
+    this.#seen.add(key);
+    this.items.push(item);
+    this.chars += item.text.length + 3;
+  }
+}
+
+// Section weights when the budget is shared out; unused shares flow to the sections that need more.
+const WEIGHTS: Readonly<Record<SectionKey, number>> = {
+  asks: 0.24,
+  actions: 0.22,
+  decisions: 0.16,
+  facts: 0.16,
+  errors: 0.1,
+  files: 0.08,
+  notes: 0.04,
+};
+
+const DECISION =
+  /\b(?:decided|decide to|decision|chose|choose to|going with|go with|settled on|we will|we'll|i will|i'll|let's|the plan is|instead of|switch(?:ed)? to|must|must not|should not|shouldn't|don't|do not|never|always|prefer)\b/i;
+const FACT_CUE = /\b(?:for the record|remember|note that|keep in mind|important)\b/i;
+const IDENTIFIER = /\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]{4,}\b/;
+const COPULA = /\b(?:is|are|was|were|equals|tagged|belongs to|set to)\b/i;
+const STOPWORDS = new Set(["the", "and", "for", "with", "that", "this", "from", "about", "into", "what", "how", "keep", "our"]);
+
+/** The bundled summarizer: deterministic, extractive, no network. */
+export class ExtractiveSummarizer implements Summarizer {
+  readonly #focusShare: number;
+  readonly #maxItem: number;
+
+  constructor(options: ExtractiveSummarizerOptions = {}) {
+    this.#focusShare = Math.min(0.9, Math.max(0, options.focusShare ?? 0.65));
+    this.#maxItem = Math.max(40, options.maxItemChars ?? 240);
+  }
+
+  summarize(request: SummaryRequest): string {
+    const budgetChars = Math.max(0, Math.floor(request.budgetTokens) * CHARS_PER_TOKEN);
+    if (budgetChars === 0) return "";
+    const focus = focusMatcher(request.focusTopic);
+    const pools = new Map<SectionKey, Pool>(SECTION_ORDER.map((key) => [key, new Pool(budgetChars)]));
+    const focusPool = new Pool(budgetChars);
+    const extractor = new Extractor(pools, focusPool, focus, this.#maxItem);
+
+    extractor.scan(request.messages, request.signal);
+    extractor.addPrevious(request.previousSummary ?? null);
+    extractor.pinGoal(request.messages, request.previousSummary ?? null);
+    return this.#render(pools, focusPool, request.focusTopic ?? "", budgetChars);
+  }
+
+  #render(pools: Map<SectionKey, Pool>, focusPool: Pool, focusTopic: string, budgetChars: number): string {
+    const blocks: string[] = [];
+    let remaining = budgetChars;
+    if (focusPool.items.length > 0) {
+      const heading = `${FOCUS_HEADING_PREFIX}${condense(redactSecrets(focusTopic), 80)}`;
+      const othersDemand = SECTION_ORDER.reduce((sum, key) => sum + demand(pools.get(key) as Pool, key), 0);
+      const allowance = Math.max(Math.floor(budgetChars * this.#focusShare), budgetChars - othersDemand);
+      const block = pickAndRender(focusPool, heading, allowance);
+      if (block) {
+        blocks.push(block);
+        remaining -= block.length + 2;
+      }
+    }
+    const allowances = shareOut(pools, Math.max(0, remaining));
+    for (const key of SECTION_ORDER) {
+      const block = pickAndRender(pools.get(key) as Pool, SECTION_HEADINGS[key], allowances.get(key) ?? 0);
+      if (block) blocks.push(block);
+    }
+    return fitWithin(blocks.join("\n\n"), budgetChars);
+  }
+}
+
+class Extractor {
+  constructor(
+    readonly pools: Map<SectionKey, Pool>,
+    readonly focusPool: Pool,
+    readonly focus: RegExp | null,
+    readonly maxItem: number,
+  ) {}
+
+  #add(key: SectionKey, text: string, order: number, pinned = false): void {
+    const clean = condense(redactSecrets(text), this.maxItem);
+    if (clean === "") return;
+    const item: Item = pinned ? { text: clean, order, pinned } : { text: clean, order };
+    if (this.focus && this.focus.test(clean)) this.focusPool.add(item);
+    else (this.pools.get(key) as Pool).add(item);
+  }
+
+  #wants(key: SectionKey): boolean {
+    return !(this.pools.get(key) as Pool).full || (this.focus !== null && !this.focusPool.full);
+  }
+
+  /** Newest first, so that pools filled to the budget can stop the walk early. */
+  scan(messages: readonly Message[], signal: AbortSignal | undefined): void {
+    let pending = new Map<string, string[]>();
+    for (let i = messages.length - 1; i >= 0; i--) {
+      if ((i & 255) === 0) signal?.throwIfAborted();
+      if (this.#saturated()) return;
+      const message = messages[i] as Message;
+      if (message.role === "tool") {
+        const id = String(message.tool_call_id ?? "");
+        const list = pending.get(id) ?? [];
+        list.push(messageText(message));
+        pending.set(id, list);
+        continue;
+      }
+      const text = messageText(message);
+      if (message.role === "user") {
+        pending = new Map();
+        this.#add("asks", firstSentences(text, this.maxItem), i);
+        this.#fromProse(text, i);
+      } else if (message.role === "assistant") {
+        const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+        for (let position = calls.length - 1; position >= 0; position--) {
+          const call = calls[position] as ToolCall;
+          const result = pending.get(String(call?.id ?? ""))?.pop();
+          this.#fromCall(call, result, i);
+        }
+        if (text !== "") this.#fromProse(text, i);
+      }
+    }
+  }
+
+  #saturated(): boolean {
+    // Notes only ever come from a previous summary, never from the walk.
+    for (const [key, pool] of this.pools) if (key !== "notes" && !pool.full) return false;
+    return this.focus === null || this.focusPool.full;
+  }
+
+  #fromCall(call: ToolCall, result: string | undefined, order: number): void {
+    const described = describeCall(call);
+    const bounded = result === undefined ? "" : headAndTail(result, 2000, 2000);
+    const error = bounded === "" ? null : firstErrorLine(bounded);
+    if (this.#wants("actions")) {
+      const outcome = result === undefined ? "" : error ? " → failed" : ` → ${lineCount(result)} lines`;
+      this.#add("actions", `${described}${outcome}`, order);
+    }
+    if (error && this.#wants("errors")) this.#add("errors", `[${described}] ${error}`, order);
+    if (this.#wants("files")) for (const file of filesOfCall(call)) this.#add("files", file, order);
+    if (this.focus && !this.focusPool.full && bounded !== "" && this.focus.test(bounded)) {
+      this.#focusSentences(bounded, order);
+    }
+  }
+
+  #fromProse(text: string, order: number): void {
+    const bounded = headAndTail(text, 4000, 2000);
+    const wantDecisions = this.#wants("decisions");
+    const wantFacts = this.#wants("facts");
+    if (wantDecisions || wantFacts) {
+      for (const sentence of sentences(bounded)) {
+        if (wantDecisions && DECISION.test(sentence)) this.#add("decisions", sentence, order);
+        else if (wantFacts && isFact(sentence)) this.#add("facts", sentence, order);
+      }
+    }
+    if (this.#wants("files")) for (const file of filesInText(bounded)) this.#add("files", file, order);
+    if (this.focus && !this.focusPool.full && this.focus.test(bounded)) this.#focusSentences(bounded, order);
+  }
+
+  #focusSentences(text: string, order: number): void {
+    let taken = 0;
+    for (const sentence of sentences(text)) {
+      if (!(this.focus as RegExp).test(sentence)) continue;
+      this.focusPool.add({ text: condense(redactSecrets(sentence), this.maxItem), order });
+      if (++taken === 4) return;
+    }
+  }
+
+  /** A previous summary's items, older than everything in the new messages. */
+  addPrevious(previous: string | null): void {
+    if (!previous) return;
+    const parsed = parseSummary(previous);
+    const all: Array<[SectionKey, string]> = [];
+    for (const key of SECTION_ORDER) for (const item of parsed.sections.get(key) ?? []) all.push([key, item]);
+    for (const item of parsed.focusItems) all.push(["notes", item]);
+    // Newest of the old first, so a full pool keeps the most recent of them.
+    for (let j = all.length - 1; j >= 0; j--) {
+      const [key, text] = all[j] as [SectionKey, string];
+      this.#add(key, text, j - all.length);
+    }
+  }
+
+  /** The first ask of the whole conversation states the goal: it is kept ahead of the rest. */
+  pinGoal(messages: readonly Message[], previous: string | null): void {
+    const previousAsks = previous ? parseSummary(previous).sections.get("asks") : undefined;
+    let goal: Item | null = null;
+    if (previousAsks && previousAsks.length > 0) goal = { text: previousAsks[0] as string, order: -1e9 };
+    else {
+      const first = messages.findIndex((message) => message.role === "user");
+      if (first !== -1) goal = { text: firstSentences(messageText(messages[first] as Message), this.maxItem), order: first };
+    }
+    if (!goal) return;
+    const text = condense(redactSecrets(goal.text), this.maxItem);
+    for (const pool of [this.pools.get("asks") as Pool, this.focusPool]) {
+      const existing = pool.items.find((item) => item.text.toLowerCase() === text.toLowerCase());
+      if (existing) {
+        existing.pinned = true;
+        return;
+      }
+    }
+    this.#add("asks", text, goal.order, true);
+  }
+}
+
+function firstSentences(text: string, max: number): string {
+  let out = "";
+  for (const sentence of sentences(text)) {
+    const next = out === "" ? sentence.trim() : `${out} ${sentence.trim()}`;
+    if (next.length > max && out !== "") break;
+    out = next;
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+function isFact(sentence: string): boolean {
+  return FACT_CUE.test(sentence) || (IDENTIFIER.test(sentence) && COPULA.test(sentence));
+}
+
+function lineCount(text: string): number {
+  if (text === "") return 0;
+  let lines = 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
+  return lines;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** A matcher for the focus topic's words, or null when there is no usable topic. */
+export function focusMatcher(topic: string | null | undefined): RegExp | null {
+  if (!topic) return null;
+  const words = topic
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_-]+/u)
+    .filter((word) => word.length >= 3 && !STOPWORDS.has(word));
+  const unique = [...new Set(words)];
+  if (unique.length === 0) return null;
+  return new RegExp(`(?:^|[^\\p{L}\\p{N}_])(?:${unique.map(escapeRegExp).join("|")})`, "iu");
+}
+
+function demand(pool: Pool, key: SectionKey): number {
+  if (pool.items.length === 0) return 0;
+  return SECTION_HEADINGS[key].length + 5 + pool.chars;
+}
+
+/** Water-filling: each section gets its weighted share, and what a section does not need goes to the others. */
+function shareOut(pools: Map<SectionKey, Pool>, total: number): Map<SectionKey, number> {
+  const result = new Map<SectionKey, number>();
+  let active = SECTION_ORDER.filter((key) => (pools.get(key) as Pool).items.length > 0);
+  let left = total;
+  while (active.length > 0 && left > 0) {
+    const weight = active.reduce((sum, key) => sum + WEIGHTS[key], 0);
+    const satisfied = active.filter((key) => demand(pools.get(key) as Pool, key) <= (left * WEIGHTS[key]) / weight);
+    if (satisfied.length === 0) {
+      for (const key of active) result.set(key, Math.floor((left * WEIGHTS[key]) / weight));
+      return result;
+    }
+    for (const key of satisfied) {
+      const need = demand(pools.get(key) as Pool, key);
+      result.set(key, need);
+      left -= need;
+    }
+    active = active.filter((key) => !satisfied.includes(key));
+  }
+  return result;
+}
+
+/** Pinned items first, then the newest that fit; shown oldest first. Null when nothing fits. */
+function pickAndRender(pool: Pool, heading: string, allowance: number): string | null {
+  const headingCost = heading.length + 4;
+  if (pool.items.length === 0 || allowance < headingCost + 12) return null;
+  let left = allowance - headingCost;
+  const ranked = [...pool.items].sort((a, b) => Number(b.pinned ?? false) - Number(a.pinned ?? false) || b.order - a.order);
+  const chosen: Item[] = [];
+  for (const item of ranked) {
+    const cost = item.text.length + 3;
+    if (cost <= left) {
+      chosen.push(item);
+      left -= cost;
+    } else if (chosen.length === 0) {
+      chosen.push({ ...item, text: condense(item.text, left - 3) });
+      left = 0;
+    }
+  }
+  let omitted = pool.items.length - chosen.length;
+  if (omitted > 0 && omittedLine(omitted).length + 1 > left) omitted = 0;
+  chosen.sort((a, b) => a.order - b.order);
+  return renderSection({ heading, items: chosen.map((item) => item.text), omitted });
+}
+
+/** A hard stop at the budget, cut at a line end. */
+function fitWithin(text: string, budgetChars: number): string {
+  if (text.length <= budgetChars) return text;
+  const cut = text.lastIndexOf("\n", budgetChars);
+  return cut > 0 ? text.slice(0, cut) : text.slice(0, budgetChars);
+}
