@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { UsageError } from "../cli/errors.ts";
+import { BUNDLED_ROOT, discoverEngines, scanPluginRoots } from "./discover.ts";
+import { FIXTURE_BUNDLED, FIXTURE_USER, FIXTURES, scratchTree } from "./test-support.ts";
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+async function scratch(files: Record<string, string>): Promise<string> {
+  const tree = await scratchTree(files);
+  cleanups.push(tree.cleanup);
+  return tree.root;
+}
+
+describe("discoverEngines (REG-2)", () => {
+  it("finds bundled engines and --plugins engines, sorted, skipping _ and . directories and non-plugins", async () => {
+    const engines = await discoverEngines({ cwd: FIXTURES, pluginDirs: ["user"], bundledRoot: FIXTURE_BUNDLED });
+    expect(engines.map((e) => [e.name, e.bundled])).toEqual([
+      ["clash", true],
+      ["compressor", true],
+      ["js-engine", false],
+      ["ts-engine", false],
+    ]);
+    const ts = engines.find((e) => e.name === "ts-engine")!;
+    expect(ts).toEqual({
+      name: "ts-engine",
+      manifestName: "ts-engine",
+      version: "1.2.0",
+      description: "A TypeScript plugin exporting a ContextEngine subclass",
+      directory: join(FIXTURE_USER, "ts-engine"),
+      entry: join(FIXTURE_USER, "ts-engine", "index.ts"),
+      bundled: false,
+    });
+    expect(engines.find((e) => e.name === "js-engine")!.entry).toBe(join(FIXTURE_USER, "js-engine", "index.js"));
+  });
+
+  it("lets a bundled engine win a name clash and reports the shadowed one", async () => {
+    const { engines, shadowed } = await scanPluginRoots({ cwd: FIXTURES, pluginDirs: ["user"], bundledRoot: FIXTURE_BUNDLED });
+    expect(engines.find((e) => e.name === "clash")).toMatchObject({ bundled: true, version: "1.0.0" });
+    expect(shadowed.map((e) => [e.name, e.version, e.directory])).toEqual([["clash", "9.9.9", join(FIXTURE_USER, "clash")]]);
+  });
+
+  it("finds plugins under plugins/context_engine of the working directory, before --plugins roots", async () => {
+    const cwd = await scratch({
+      "plugins/context_engine/local/plugin.yaml": "name: local\nversion: 2\n",
+      "plugins/context_engine/local/index.mjs": "export const nothing = 1;\n",
+      "extra/local/plugin.yaml": "name: local\nversion: 3\n",
+      "extra/local/index.js": "export const nothing = 1;\n",
+    });
+    const { engines, shadowed } = await scanPluginRoots({ cwd, pluginDirs: ["extra"], bundledRoot: FIXTURE_BUNDLED });
+    expect(engines.find((e) => e.name === "local")).toMatchObject({ version: "2", description: "", entry: join(cwd, "plugins/context_engine/local/index.mjs") });
+    expect(shadowed.map((e) => e.version)).toEqual(["3"]);
+  });
+
+  it("prefers index.ts over index.js over index.mjs", async () => {
+    const cwd = await scratch({
+      "root/both/plugin.yaml": "name: both\n",
+      "root/both/index.mjs": "",
+      "root/both/index.js": "",
+    });
+    const [both] = await discoverEngines({ cwd, pluginDirs: ["root"], bundledRoot: join(cwd, "none") });
+    expect(both!.entry).toBe(join(cwd, "root/both/index.js"));
+  });
+
+  it("resolves the bundled root next to the package, not the working directory", () => {
+    expect(BUNDLED_ROOT).toBe(join(FIXTURES, "..", "..", "..", "engines") + "/");
+  });
+});
+
+describe("discovery of bad input", () => {
+  const cases: Array<[string, Record<string, string>, RegExp]> = [
+    ["a malformed plugin.yaml", { "root/bad/plugin.yaml": "name: [unclosed\n", "root/bad/index.js": "" }, /root\/bad\/plugin\.yaml: malformed YAML/],
+    ["a manifest without name", { "root/bad/plugin.yaml": "description: no name\n", "root/bad/index.js": "" }, /root\/bad\/plugin\.yaml: missing "name"/],
+    ["an empty manifest", { "root/bad/plugin.yaml": "", "root/bad/index.js": "" }, /plugin\.yaml: empty manifest/],
+    ["a manifest that is a list", { "root/bad/plugin.yaml": "- name\n", "root/bad/index.js": "" }, /plugin\.yaml: expected a mapping/],
+    ["a missing entry module", { "root/bad/plugin.yaml": "name: bad\n", "root/bad/main.js": "" }, /root\/bad: no entry module \(index\.ts, index\.js, index\.mjs\)/],
+  ];
+  for (const [label, files, message] of cases) {
+    it(`refuses ${label} with a one-line UsageError naming the file`, async () => {
+      const cwd = await scratch(files);
+      const error = await discoverEngines({ cwd, pluginDirs: ["root"], bundledRoot: FIXTURE_BUNDLED }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as Error).message).toMatch(message);
+      expect((error as Error).message).not.toContain("\n");
+    });
+  }
+
+  it("refuses a --plugins directory that does not exist", async () => {
+    const error = await discoverEngines({ cwd: FIXTURES, pluginDirs: ["no-such-dir"], bundledRoot: FIXTURE_BUNDLED }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toBe(`${join(FIXTURES, "no-such-dir")}: plugin directory does not exist`);
+  });
+
+  it("ignores an absent plugins/context_engine and an absent bundled root", async () => {
+    const cwd = await scratch({ "empty/.keep": "" });
+    expect(await discoverEngines({ cwd, bundledRoot: join(cwd, "nothing") })).toEqual([]);
+  });
+});

@@ -1,0 +1,113 @@
+import { readdir, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { UsageError } from "../cli/errors.ts";
+import { MANIFEST_FILE, readManifest } from "./manifest.ts";
+import type { DiscoveredEngine, DiscoverOptions } from "./types.ts";
+
+/** The engines shipped with ctxbench, found relative to this module rather than the working directory. */
+export const BUNDLED_ROOT = fileURLToPath(new URL("../../engines/", import.meta.url));
+export const USER_PLUGIN_SUBDIR = join("plugins", "context_engine");
+export const ENTRY_MODULES = ["index.ts", "index.js", "index.mjs"] as const;
+
+export interface PluginRoot {
+  directory: string;
+  bundled: boolean;
+  /** A root the user named explicitly must exist. */
+  required: boolean;
+}
+
+/** Discovery roots in precedence order: bundled, then `plugins/context_engine/` under cwd, then each `--plugins`. */
+export function pluginRoots(options: DiscoverOptions): PluginRoot[] {
+  return [
+    { directory: options.bundledRoot ?? BUNDLED_ROOT, bundled: true, required: false },
+    { directory: join(options.cwd, USER_PLUGIN_SUBDIR), bundled: false, required: false },
+    ...(options.pluginDirs ?? []).map((dir) => ({ directory: resolve(options.cwd, dir), bundled: false, required: true })),
+  ];
+}
+
+/** Check every `--plugins` directory exists before anything else happens. */
+export async function assertRootsExist(roots: readonly PluginRoot[]): Promise<void> {
+  for (const root of roots) {
+    if (root.required && !(await isDirectory(root.directory))) {
+      throw new UsageError(`${root.directory}: plugin directory does not exist`);
+    }
+  }
+}
+
+export interface ScanResult {
+  /** One engine per name, the first root winning (bundled over user-installed, REG-2). */
+  engines: DiscoveredEngine[];
+  /** Engines hidden by an engine of the same name in an earlier root. */
+  shadowed: DiscoveredEngine[];
+}
+
+/** Every plugin directory of every root; a broken plugin.yaml or a missing entry module is a UsageError. */
+export async function scanPluginRoots(options: DiscoverOptions): Promise<ScanResult> {
+  const roots = pluginRoots(options);
+  await assertRootsExist(roots);
+  const engines: DiscoveredEngine[] = [];
+  const shadowed: DiscoveredEngine[] = [];
+  const seen = new Set<string>();
+  for (const root of roots) {
+    for (const name of await pluginDirectoryNames(root.directory)) {
+      const found = await describePlugin(join(root.directory, name), name, root.bundled);
+      if (!found) continue;
+      (seen.has(name) ? shadowed : engines).push(found);
+      seen.add(name);
+    }
+  }
+  return { engines, shadowed };
+}
+
+export async function discoverEngines(options: DiscoverOptions): Promise<DiscoveredEngine[]> {
+  return (await scanPluginRoots(options)).engines;
+}
+
+/** A plugin directory's description, or null when it holds no plugin.yaml (not a plugin). */
+export async function describePlugin(directory: string, name: string, bundled: boolean): Promise<DiscoveredEngine | null> {
+  if (!(await isFile(join(directory, MANIFEST_FILE)))) return null;
+  const manifest = await readManifest(directory);
+  const entry = await findEntry(directory);
+  return { name, manifestName: manifest.name, version: manifest.version, description: manifest.description, directory, entry, bundled };
+}
+
+async function findEntry(directory: string): Promise<string> {
+  for (const candidate of ENTRY_MODULES) {
+    const file = join(directory, candidate);
+    if (await isFile(file)) return file;
+  }
+  throw new UsageError(`${directory}: no entry module (${ENTRY_MODULES.join(", ")})`);
+}
+
+/** Subdirectory names in sorted order, skipping those starting with "_" or "." (upstream). */
+async function pluginDirectoryNames(root: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(root, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const names: string[] = [];
+  for (const entry of entries) {
+    if (entry.name.startsWith("_") || entry.name.startsWith(".")) continue;
+    if (entry.isDirectory() || (entry.isSymbolicLink() && (await isDirectory(join(root, entry.name))))) names.push(entry.name);
+  }
+  return names.sort();
+}
+
+export async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,33 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The loader fixtures of test/fixtures/plugins. */
+export const FIXTURES = fileURLToPath(new URL("../../test/fixtures/plugins/", import.meta.url));
+export const FIXTURE_BUNDLED = join(FIXTURES, "bundled");
+export const FIXTURE_USER = join(FIXTURES, "user");
+export const FIXTURE_GENERAL = join(FIXTURES, "general");
+
+/** A scratch directory holding the given files (relative path → text); returns its path and a cleanup. */
+export async function scratchTree(files: Record<string, string>): Promise<{ root: string; cleanup: () => Promise<void> }> {
+  const root = await mkdtemp(join(tmpdir(), "ctxbench-plugins-"));
+  for (const [relative, text] of Object.entries(files)) {
+    const file = join(root, relative);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, text);
+  }
+  return { root, cleanup: () => rm(root, { recursive: true, force: true }) };
+}
+
+/** A plain-JavaScript engine module body with no imports, built on whichever base class it is given. */
+export function engineSource(name: string, baseImport: string): string {
+  return `import { ContextEngine } from ${JSON.stringify(baseImport)};
+export class Engine extends ContextEngine {
+  name = ${JSON.stringify(name)};
+  update_from_response(usage) { this.last_prompt_tokens = usage.prompt_tokens; }
+  should_compress() { return false; }
+  compress(messages) { this.compression_count += 1; return messages; }
+}
+`;
+}

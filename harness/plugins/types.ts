@@ -1,0 +1,64 @@
+import type { ContextEngine } from "../contract/context-engine.ts";
+
+/** The built-in engine every failed selection falls back to (REG-1, REG-4). */
+export const DEFAULT_ENGINE = "compressor";
+
+/** What `plugin.yaml` declares. */
+export interface PluginManifest {
+  name: string;
+  description: string;
+  version: string | null;
+}
+
+/** A plugin directory found under one of the discovery roots. */
+export interface DiscoveredEngine {
+  /** The directory's name: the value that selects the engine. */
+  name: string;
+  /** `name` as written in plugin.yaml (REG-5 wants it equal to `name`). */
+  manifestName: string;
+  version: string | null;
+  description: string;
+  directory: string;
+  /** The entry module (index.ts, index.js or index.mjs). */
+  entry: string;
+  /** True for the engines shipped inside ctxbench itself. */
+  bundled: boolean;
+}
+
+export interface DiscoverOptions {
+  cwd: string;
+  /** Extra roots that hold plugin directories (`--plugins DIR`); relative to `cwd`. */
+  pluginDirs?: string[];
+  /** Replaces the bundled `engines/` root; for tests of the loader itself. */
+  bundledRoot?: string;
+}
+
+export interface LoadEngineOptions extends DiscoverOptions {
+  /** Overrides `context.engine` of the config (`--engine NAME`). */
+  name?: string;
+  /** A general plugin whose `register(ctx)` may call `ctx.register_context_engine(engine)` (`--plugin-module`). */
+  pluginModule?: string;
+  /** Defaults to `<cwd>/config.yaml`, which may be absent; a path given here must exist. */
+  configPath?: string;
+  /**
+   * Throw a UsageError when the selected engine is unknown or fails to load, instead of falling back
+   * to the built-in compressor (REG-4). For commands that must test exactly the engine named.
+   */
+  strict?: boolean;
+}
+
+export type EngineSource = "bundled" | "directory" | "general" | "fallback";
+
+export interface LoadedEngine {
+  engine: ContextEngine;
+  /** The name of the engine that was loaded (`compressor` after a fallback). */
+  name: string;
+  /** The name that was asked for, from `--engine` or the config. */
+  selected: string;
+  version: string | null;
+  source: EngineSource;
+  directory: string | null;
+  warnings: string[];
+  /** Another instance of the same engine, as a fresh load would give it, without re-reading any file. */
+  createFresh(): Promise<ContextEngine>;
+}
