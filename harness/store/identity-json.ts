@@ -1,0 +1,65 @@
+import type { ToolCallUids } from "../contract/types.ts";
+
+/**
+ * Column encodings of the identity fields, byte-compatible with the upstream store, which writes
+ * them with Python's default JSON separators (", " and ": ") and sorted map keys.
+ */
+export function encodeUidList(uids: readonly string[] | undefined): string | null {
+  if (uids === undefined || uids.length === 0) return null;
+  return `[${uids.map((uid) => JSON.stringify(uid)).join(", ")}]`;
+}
+
+export function encodeToolCallUids(map: ToolCallUids | undefined): string | null {
+  if (map === undefined) return null;
+  const keys = Object.keys(map).sort();
+  if (keys.length === 0) return null;
+  const entries = keys.map((key) => {
+    const value = map[key];
+    const encoded = Array.isArray(value)
+      ? `[${value.map((slot) => (slot === null ? "null" : JSON.stringify(slot))).join(", ")}]`
+      : JSON.stringify(value);
+    return `${JSON.stringify(key)}: ${encoded}`;
+  });
+  return `{${entries.join(", ")}}`;
+}
+
+/** Unique non-empty strings, in first-seen order; anything malformed contributes nothing. */
+export function uidList(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  const seen = new Set<string>();
+  for (const item of value) if (typeof item === "string" && item.length > 0) seen.add(item);
+  return [...seen];
+}
+
+export function decodeUidList(column: string | null): string[] {
+  if (column === null) return [];
+  try {
+    return uidList(JSON.parse(column));
+  } catch {
+    return [];
+  }
+}
+
+/** A well-formed uid map, or null: values are uid strings or per-occurrence slot lists. */
+export function toolCallUidMap(value: unknown): ToolCallUids | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const map: ToolCallUids = {};
+  for (const [key, raw] of Object.entries(value)) {
+    if (typeof raw === "string" && raw.length > 0) map[key] = raw;
+    else if (Array.isArray(raw)) {
+      const slots = raw.map((slot) => (typeof slot === "string" && slot.length > 0 ? slot : null));
+      if (slots.some((slot) => slot !== null)) map[key] = slots;
+    }
+  }
+  return map;
+}
+
+export function decodeToolCallUids(column: string | null): ToolCallUids | null {
+  if (column === null) return null;
+  try {
+    const map = toolCallUidMap(JSON.parse(column));
+    return map !== null && Object.keys(map).length > 0 ? map : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,77 @@
+import type { Database } from "better-sqlite3";
+import type { Message } from "../contract/types.ts";
+import { openConnection } from "./open-file.ts";
+import { encodeContent, validateBatch } from "./rows.ts";
+import { ensureLegacyLayout, readSchemaVersion } from "./schema.ts";
+
+/**
+ * Writes a store the way a build from before message identity (schema v30) does: it creates the
+ * v30 layout when the file is new and inserts rows without any identity column. On a v31 store
+ * the insert trigger gives its rows uids; on a v30 store they wait for the upgrade's backfill.
+ */
+export class OlderBuildWriter {
+  readonly #db: Database;
+  readonly #now: () => number;
+
+  private constructor(db: Database, now: () => number) {
+    this.#db = db;
+    this.#now = now;
+  }
+
+  static open(path: string, options: { now?: () => number; busyTimeoutMs?: number } = {}): OlderBuildWriter {
+    const db = openConnection(path, options.busyTimeoutMs ?? 5000);
+    try {
+      if (readSchemaVersion(db) === null) ensureLegacyLayout(db);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return new OlderBuildWriter(db, options.now ?? (() => Date.now() / 1000));
+  }
+
+  /** Appends rows with the v30 column set only; returns their row ids. */
+  append(sessionId: string, messages: Message[]): number[] {
+    validateBatch(messages);
+    const session = this.#db.prepare("INSERT OR IGNORE INTO sessions (id, started_at) VALUES (?, ?)");
+    const insert = this.#db.prepare(
+      "INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    return this.#db
+      .transaction(() => {
+        session.run(sessionId, this.#now());
+        return messages.map((message) => {
+          const calls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0 ? JSON.stringify(message.tool_calls) : null;
+          const timestamp = typeof message.timestamp === "number" ? message.timestamp : this.#now();
+          const result = insert.run(
+            sessionId,
+            message.role,
+            encodeContent(message.content),
+            typeof message.tool_call_id === "string" ? message.tool_call_id : null,
+            calls,
+            typeof message.name === "string" ? message.name : null,
+            timestamp,
+          );
+          return Number(result.lastInsertRowid);
+        });
+      })
+      .immediate();
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+}
+
+/** Creates (or extends) a v30 store holding the given sessions, as a legacy-store scenario needs. */
+export function writeLegacyStore(
+  path: string,
+  sessions: ReadonlyArray<{ id: string; messages: Message[] }>,
+  options: { now?: () => number } = {},
+): void {
+  const writer = OlderBuildWriter.open(path, options);
+  try {
+    for (const session of sessions) writer.append(session.id, session.messages);
+  } finally {
+    writer.close();
+  }
+}

@@ -1,0 +1,52 @@
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import Database from "better-sqlite3";
+import { StoreOpenError } from "./errors.ts";
+import { readSchemaVersion, SCHEMA_VERSION } from "./schema.ts";
+
+const SQLITE_HEADER = "SQLite format 3\u0000";
+
+/** Refuses a file that exists but is not a SQLite database, before SQLite touches it. */
+function assertSqliteFile(path: string): void {
+  if (path === ":memory:" || !existsSync(path)) return;
+  const size = statSync(path).size;
+  if (size === 0) return;
+  const header = Buffer.alloc(16);
+  const fd = openSync(path, "r");
+  try {
+    readSync(fd, header, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (size < 100 || header.toString("latin1") !== SQLITE_HEADER) {
+    throw new StoreOpenError(`${path} is not a SQLite database (its header does not match); the file was left untouched`);
+  }
+}
+
+/**
+ * Opens a connection and checks the stored version before anything is written: a store newer
+ * than this build is refused with the file untouched. WAL mode is enabled only after that check.
+ */
+export function openConnection(path: string, busyTimeoutMs: number): Database.Database {
+  assertSqliteFile(path);
+  const db = new Database(path);
+  try {
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    let version: number | null;
+    try {
+      version = readSchemaVersion(db);
+    } catch (error) {
+      throw new StoreOpenError(`${path} could not be read as a session store: ${(error as Error).message}`);
+    }
+    if (version !== null && version > SCHEMA_VERSION) {
+      throw new StoreOpenError(
+        `${path} is a session store of schema v${version}, newer than this build (v${SCHEMA_VERSION}); the file was left untouched`,
+      );
+    }
+    if (path !== ":memory:") db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

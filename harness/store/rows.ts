@@ -1,0 +1,172 @@
+import type { Message, MessageContent, ToolCall } from "../contract/types.ts";
+import { StoreInputError } from "./errors.ts";
+import {
+  decodeToolCallUids,
+  decodeUidList,
+  encodeToolCallUids,
+  encodeUidList,
+  toolCallUidMap,
+  uidList,
+} from "./identity-json.ts";
+import { uidOrNull } from "./uid.ts";
+
+/** One `messages` row as SQLite returns it. */
+export interface MessageRow {
+  id: number;
+  session_id: string;
+  role: string;
+  content: string | null;
+  tool_call_id: string | null;
+  tool_calls: string | null;
+  tool_name: string | null;
+  timestamp: number;
+  token_count: number | null;
+  finish_reason: string | null;
+  reasoning: string | null;
+  display_kind: string | null;
+  display_metadata: string | null;
+  active: number;
+  compacted: number;
+  message_uid: string | null;
+  absorbed_message_uids: string | null;
+  tool_call_uids: string | null;
+  tool_call_uid: string | null;
+}
+
+/** Columns a copy carries unchanged; `id`, `active` and `compacted` belong to the new row. */
+export const COPIED_COLUMNS = [
+  "role",
+  "content",
+  "tool_call_id",
+  "tool_calls",
+  "tool_name",
+  "timestamp",
+  "token_count",
+  "finish_reason",
+  "reasoning",
+  "display_kind",
+  "display_metadata",
+  "message_uid",
+  "absorbed_message_uids",
+  "tool_call_uids",
+  "tool_call_uid",
+] as const;
+
+/** Multimodal (list) content is stored behind this sentinel, as upstream does. */
+export const JSON_CONTENT_SENTINEL = "\u0000json:";
+
+/** Throws a StoreInputError naming the first message of the batch the store cannot persist. */
+export function validateBatch(messages: readonly unknown[]): void {
+  if (!Array.isArray(messages)) throw new StoreInputError("messages must be an array");
+  messages.forEach((message, index) => {
+    if (typeof message !== "object" || message === null || Array.isArray(message)) {
+      throw new StoreInputError(`message ${index} is not an object`, index);
+    }
+    const record = message as Record<string, unknown>;
+    if (typeof record.role !== "string" || record.role.length === 0) {
+      throw new StoreInputError(`message ${index}: role must be a non-empty string`, index);
+    }
+    const content = record.content;
+    if (content !== undefined && content !== null && typeof content !== "string") {
+      if (!Array.isArray(content)) {
+        throw new StoreInputError(`message ${index}: content must be a string, a list of parts or null`, index);
+      }
+      assertSerialisable(content, index, "content");
+    }
+    if (record.tool_calls !== undefined && record.tool_calls !== null) {
+      if (!Array.isArray(record.tool_calls)) {
+        throw new StoreInputError(`message ${index}: tool_calls must be a list`, index);
+      }
+      assertSerialisable(record.tool_calls, index, "tool_calls");
+    }
+    if (record.display_metadata !== undefined && record.display_metadata !== null) {
+      assertSerialisable(record.display_metadata, index, "display_metadata");
+    }
+  });
+}
+
+function assertSerialisable(value: unknown, index: number, field: string): void {
+  let encoded: string | undefined;
+  try {
+    encoded = JSON.stringify(value);
+  } catch (error) {
+    throw new StoreInputError(
+      `message ${index}: ${field} is not JSON-serialisable (${(error as Error).message})`,
+      index,
+    );
+  }
+  if (encoded === undefined || !deepJsonEqual(value, JSON.parse(encoded))) {
+    throw new StoreInputError(`message ${index}: ${field} is not JSON-serialisable (it would not survive a round trip)`, index);
+  }
+}
+
+function deepJsonEqual(original: unknown, parsed: unknown): boolean {
+  if (original === null || typeof original === "string" || typeof original === "boolean") return original === parsed;
+  if (typeof original === "number") return Number.isFinite(original) && original === parsed;
+  if (Array.isArray(original)) {
+    return Array.isArray(parsed) && original.length === parsed.length && original.every((item, i) => deepJsonEqual(item, parsed[i]));
+  }
+  if (typeof original === "object" && Object.getPrototypeOf(original) === Object.prototype) {
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return false;
+    const entries = Object.entries(original as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    const parsedRecord = parsed as Record<string, unknown>;
+    return entries.length === Object.keys(parsedRecord).length && entries.every(([k, v]) => deepJsonEqual(v, parsedRecord[k]));
+  }
+  return false;
+}
+
+export function encodeContent(content: Message["content"]): string | null {
+  if (content === undefined || content === null) return null;
+  if (typeof content === "string") return content;
+  return JSON_CONTENT_SENTINEL + JSON.stringify(content);
+}
+
+export function decodeContent(column: string | null): MessageContent {
+  if (column === null) return null;
+  if (column.startsWith(JSON_CONTENT_SENTINEL)) return JSON.parse(column.slice(JSON_CONTENT_SENTINEL.length)) as MessageContent;
+  return column;
+}
+
+/** Values bound by the insert statement, in COPIED_COLUMNS order (timestamp supplied by the caller). */
+export function bindValues(message: Message, timestamp: number): unknown[] {
+  const toolCalls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0 ? JSON.stringify(message.tool_calls) : null;
+  return [
+    message.role,
+    encodeContent(message.content),
+    typeof message.tool_call_id === "string" ? message.tool_call_id : null,
+    toolCalls,
+    typeof message.name === "string" ? message.name : null,
+    timestamp,
+    typeof message.token_count === "number" ? message.token_count : null,
+    typeof message.finish_reason === "string" ? message.finish_reason : null,
+    typeof message.reasoning === "string" ? message.reasoning : null,
+    typeof message.display_kind === "string" ? message.display_kind : null,
+    message.display_metadata === undefined || message.display_metadata === null ? null : JSON.stringify(message.display_metadata),
+    uidOrNull(message.message_uid),
+    encodeUidList(uidList(message._absorbed_message_uids)),
+    encodeToolCallUids(toolCallUidMap(message._tool_call_uids) ?? undefined),
+    uidOrNull(message._tool_call_uid),
+  ];
+}
+
+/** The restored message of one row: identity always, the row id only on request. */
+export function rowToMessage(row: MessageRow, includeRowId: boolean): Message {
+  const message: Message = { role: row.role, content: decodeContent(row.content) };
+  if (row.tool_call_id !== null) message.tool_call_id = row.tool_call_id;
+  if (row.tool_calls !== null) message.tool_calls = JSON.parse(row.tool_calls) as ToolCall[];
+  if (row.tool_name !== null) message.name = row.tool_name;
+  if (row.token_count !== null) message.token_count = row.token_count;
+  if (row.finish_reason !== null) message.finish_reason = row.finish_reason;
+  if (row.reasoning !== null) message.reasoning = row.reasoning;
+  if (row.display_kind !== null) message.display_kind = row.display_kind;
+  if (row.display_metadata !== null) message.display_metadata = JSON.parse(row.display_metadata) as unknown;
+  message.timestamp = row.timestamp;
+  if (row.message_uid !== null) message.message_uid = row.message_uid;
+  const absorbed = decodeUidList(row.absorbed_message_uids);
+  if (absorbed.length > 0) message._absorbed_message_uids = absorbed;
+  const toolUids = decodeToolCallUids(row.tool_call_uids);
+  if (toolUids !== null) message._tool_call_uids = toolUids;
+  if (row.tool_call_uid !== null) message._tool_call_uid = row.tool_call_uid;
+  if (includeRowId) message._row_id = row.id;
+  return message;
+}

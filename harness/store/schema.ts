@@ -1,0 +1,142 @@
+import type { Database } from "better-sqlite3";
+
+export const SCHEMA_VERSION = 31;
+/** The last layout without message identity; older-build scenarios start from it. */
+export const LEGACY_SCHEMA_VERSION = 30;
+
+export const META_BACKFILL_DONE = "message_uid_backfill";
+export const META_BACKFILL_CURSOR = "message_uid_backfill_id";
+
+const BASE_TABLES_SQL = `
+CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS state_meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS sessions (
+  id TEXT PRIMARY KEY,
+  source TEXT,
+  parent_session_id TEXT,
+  system_prompt TEXT,
+  started_at REAL NOT NULL,
+  ended_at REAL,
+  end_reason TEXT
+);
+CREATE TABLE IF NOT EXISTS messages (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  session_id TEXT NOT NULL REFERENCES sessions(id),
+  role TEXT NOT NULL,
+  content TEXT,
+  tool_call_id TEXT,
+  tool_calls TEXT,
+  tool_name TEXT,
+  timestamp REAL NOT NULL,
+  token_count INTEGER,
+  finish_reason TEXT,
+  reasoning TEXT,
+  display_kind TEXT,
+  display_metadata TEXT,
+  _compressed_summary INTEGER NOT NULL DEFAULT 0,
+  active INTEGER NOT NULL DEFAULT 1,
+  compacted INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS idx_messages_session ON messages(session_id, timestamp);
+CREATE INDEX IF NOT EXISTS idx_messages_session_id ON messages(session_id, id);
+`;
+
+/** The v31 identity columns: nullable, no default, no uniqueness (copies share a uid). */
+export const IDENTITY_COLUMNS = ["message_uid", "absorbed_message_uids", "tool_call_uids", "tool_call_uid"] as const;
+
+const UID_INDEX_SQL = "CREATE INDEX idx_messages_session_uid ON messages(session_id, message_uid) WHERE active = 1";
+
+// The comment lives inside the body: the stored text must equal this string for an open to
+// recognise the trigger as settled and take no write lock.
+export const UID_TRIGGER_SQL = `CREATE TRIGGER messages_message_uid_insert AFTER INSERT ON messages
+WHEN new.message_uid IS NULL
+BEGIN
+  -- a row from a build that predates message_uid gets its identity here
+  UPDATE messages SET message_uid = lower(hex(randomblob(16))) WHERE id = new.id;
+END`;
+
+function tableExists(db: Database, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}
+
+function storedSql(db: Database, type: "index" | "trigger", name: string): string | null {
+  const row = db.prepare("SELECT sql FROM sqlite_master WHERE type = ? AND name = ?").get(type, name) as
+    | { sql: string | null }
+    | undefined;
+  return row?.sql ?? null;
+}
+
+/** The stored schema version, or null for a store with no version row (fresh or empty). */
+export function readSchemaVersion(db: Database): number | null {
+  if (!tableExists(db, "schema_version")) return null;
+  const row = db.prepare("SELECT version FROM schema_version LIMIT 1").get() as { version: number } | undefined;
+  return row === undefined ? null : row.version;
+}
+
+export function readMeta(db: Database, key: string): string | null {
+  if (!tableExists(db, "state_meta")) return null;
+  const row = db.prepare("SELECT value FROM state_meta WHERE key = ?").get(key) as { value: string | null } | undefined;
+  return row?.value ?? null;
+}
+
+function missingIdentityColumns(db: Database): string[] {
+  if (!tableExists(db, "messages")) return [...IDENTITY_COLUMNS];
+  const present = new Set((db.prepare("PRAGMA table_info(messages)").all() as Array<{ name: string }>).map((c) => c.name));
+  return IDENTITY_COLUMNS.filter((column) => !present.has(column));
+}
+
+/** True when the v31 layout is complete, so an open need not write anything. */
+function isSettled(db: Database): boolean {
+  return (
+    readSchemaVersion(db) === SCHEMA_VERSION &&
+    tableExists(db, "sessions") &&
+    missingIdentityColumns(db).length === 0 &&
+    storedSql(db, "index", "idx_messages_session_uid") === UID_INDEX_SQL &&
+    storedSql(db, "trigger", "messages_message_uid_insert") === UID_TRIGGER_SQL
+  );
+}
+
+/**
+ * Brings the layout to v31 declaratively: create what is missing, add the identity columns an
+ * older store lacks, the active-uid index and the insert trigger. A fresh store is stamped v31
+ * with the backfill marked done (it has no legacy rows). Returns whether the store was fresh.
+ */
+export function ensureCurrentLayout(db: Database, now: number): { fresh: boolean; previousVersion: number | null } {
+  const previousVersion = readSchemaVersion(db);
+  if (isSettled(db)) return { fresh: false, previousVersion };
+  let fresh = false;
+  db.transaction(() => {
+    db.exec(BASE_TABLES_SQL);
+    for (const column of missingIdentityColumns(db)) db.exec(`ALTER TABLE messages ADD COLUMN ${column} TEXT`);
+    if (storedSql(db, "index", "idx_messages_session_uid") !== UID_INDEX_SQL) {
+      db.exec("DROP INDEX IF EXISTS idx_messages_session_uid");
+      db.exec(UID_INDEX_SQL);
+    }
+    if (storedSql(db, "trigger", "messages_message_uid_insert") !== UID_TRIGGER_SQL) {
+      db.exec("DROP TRIGGER IF EXISTS messages_message_uid_insert");
+      db.exec(UID_TRIGGER_SQL);
+    }
+    if (readSchemaVersion(db) === null) {
+      fresh = true;
+      db.prepare("INSERT INTO schema_version (version) VALUES (?)").run(SCHEMA_VERSION);
+      const meta = db.prepare("INSERT OR IGNORE INTO state_meta (key, value) VALUES (?, ?)");
+      meta.run("store_created_at_utc", String(now));
+      meta.run(META_BACKFILL_DONE, "1");
+    }
+  }).immediate();
+  return { fresh, previousVersion };
+}
+
+export function markCurrentVersion(db: Database): void {
+  db.prepare("UPDATE schema_version SET version = ? WHERE version < ?").run(SCHEMA_VERSION, SCHEMA_VERSION);
+}
+
+/** The v30 layout (no identity columns, no trigger, no uid index), as an older build leaves it. */
+export function ensureLegacyLayout(db: Database): void {
+  db.transaction(() => {
+    db.exec(BASE_TABLES_SQL);
+    if (readSchemaVersion(db) === null) {
+      db.prepare("INSERT INTO schema_version (version) VALUES (?)").run(LEGACY_SCHEMA_VERSION);
+    }
+  }).immediate();
+}

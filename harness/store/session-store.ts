@@ -1,0 +1,575 @@
+import type { Database, Statement } from "better-sqlite3";
+import type { Message, MessageContent } from "../contract/types.ts";
+import {
+  advanceMessageUidBackfill,
+  DEFAULT_BACKFILL_BUDGET_MS,
+  DEFAULT_BACKFILL_CHUNK,
+  type BackfillProgress,
+} from "./backfill.ts";
+import { StoreInputError } from "./errors.ts";
+import { decodeToolCallUids, decodeUidList, toolCallUidMap, uidList } from "./identity-json.ts";
+import { repairAlternation } from "./merges.ts";
+import { openConnection } from "./open-file.ts";
+import { bindValues, COPIED_COLUMNS, encodeContent, rowToMessage, validateBatch, type MessageRow } from "./rows.ts";
+import { ensureCurrentLayout, markCurrentVersion, readSchemaVersion } from "./schema.ts";
+import {
+  hasToolCallUid,
+  indexToolCallUids,
+  resolveToolCallUid,
+  stampToolCallUids,
+  toolCallId,
+  toolCallsOf,
+  toolCallUidFromHistory,
+  type ToolCallUidIndex,
+} from "./tool-call-uids.ts";
+import { createRandomMinter, stampMessageUid, uidOrNull, type UidMinter } from "./uid.ts";
+import type {
+  ExportedMessage,
+  RestoreOptions,
+  RewindOutcome,
+  SessionExport,
+  SessionRecord,
+  SessionStoreOptions,
+  StoreOpenReport,
+} from "./types.ts";
+
+interface InsertEntry {
+  message: Message;
+  active?: boolean;
+  compacted?: boolean;
+}
+
+const COLUMN_LIST = COPIED_COLUMNS.join(", ");
+const PLACEHOLDERS = COPIED_COLUMNS.map(() => "?").join(", ");
+
+/**
+ * The SQLite session store (schema v31): sessions, messages with stable identity, and every copy
+ * path that must keep it (UID-1…8, TCU-1…2). One instance owns one connection.
+ */
+export class SessionStore {
+  readonly path: string;
+  /** What the open did: fresh or upgraded store, and the backfill slices it ran. */
+  readonly openReport: StoreOpenReport;
+  readonly #db: Database;
+  readonly #mint: UidMinter;
+  readonly #now: () => number;
+  readonly #insert: Statement;
+
+  private constructor(path: string, db: Database, options: SessionStoreOptions) {
+    this.path = path;
+    this.#db = db;
+    this.#mint = options.mintUid ?? createRandomMinter();
+    this.#now = options.now ?? (() => Date.now() / 1000);
+    const layout = ensureCurrentLayout(db, this.#now());
+    const backfill: BackfillProgress = advanceMessageUidBackfill(db, {
+      chunk: options.backfillChunk ?? DEFAULT_BACKFILL_CHUNK,
+      budgetMs: options.backfillBudgetMs ?? DEFAULT_BACKFILL_BUDGET_MS,
+      clock: options.monotonicClock ?? (() => performance.now()),
+      onSlice: options.onBackfillSlice,
+    });
+    markCurrentVersion(db);
+    this.openReport = { ...layout, backfill };
+    this.#insert = db.prepare(
+      `INSERT INTO messages (session_id, ${COLUMN_LIST}, active, compacted) VALUES (?, ${PLACEHOLDERS}, ?, ?)`,
+    );
+  }
+
+  /** Opens (creating or upgrading) the store at `path`; refuses non-SQLite files and newer stores. */
+  static open(path: string, options: SessionStoreOptions = {}): SessionStore {
+    const db = openConnection(path, options.busyTimeoutMs ?? 5000);
+    try {
+      return new SessionStore(path, db, options);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+
+  get schemaVersion(): number | null {
+    return readSchemaVersion(this.#db);
+  }
+
+  /** Runs `work` in one write transaction (for callers that combine several operations). */
+  transaction<T>(work: () => T): T {
+    return this.#db.transaction(work).immediate();
+  }
+
+  // ---- sessions -------------------------------------------------------------------------------
+
+  createSession(id: string, options: { parentId?: string; source?: string; systemPrompt?: string } = {}): void {
+    if (typeof id !== "string" || id.length === 0) throw new StoreInputError("session id must be a non-empty string");
+    this.#db
+      .prepare("INSERT OR IGNORE INTO sessions (id, source, parent_session_id, system_prompt, started_at) VALUES (?, ?, ?, ?, ?)")
+      .run(id, options.source ?? null, options.parentId ?? null, options.systemPrompt ?? null, this.#now());
+  }
+
+  getSession(id: string): SessionRecord | null {
+    return (this.#db.prepare("SELECT * FROM sessions WHERE id = ?").get(id) as SessionRecord | undefined) ?? null;
+  }
+
+  listSessions(): SessionRecord[] {
+    return this.#db.prepare("SELECT * FROM sessions ORDER BY started_at, id").all() as SessionRecord[];
+  }
+
+  // ---- writes ---------------------------------------------------------------------------------
+
+  /**
+   * Appends a batch atomically. Each message gets its uid stamped on the caller's object before
+   * its row is bound (any non-empty string supplied is kept), plus `_row_id` and `timestamp`.
+   * Tool results pair with calls of the same batch. Returns the new row ids.
+   */
+  appendMessages(sessionId: string, messages: Message[]): number[] {
+    validateBatch(messages);
+    return this.#db
+      .transaction(() => {
+        this.createSession(sessionId);
+        return this.#insertRows(sessionId, messages.map((message) => ({ message })));
+      })
+      .immediate();
+  }
+
+  /**
+   * Persists the unflushed tail `live.slice(fromIndex)` of a live conversation. A result whose
+   * call was flushed earlier pairs by walking the live list back to the nearest assistant that
+   * named its id, never across a user turn.
+   */
+  flush(sessionId: string, live: Message[], fromIndex: number): number[] {
+    const tail = live.slice(fromIndex);
+    validateBatch(tail);
+    return this.#db
+      .transaction(() => {
+        this.createSession(sessionId);
+        return this.#insertRows(sessionId, tail.map((message) => ({ message })), { live, offset: fromIndex });
+      })
+      .immediate();
+  }
+
+  /**
+   * Rewrites one existing row in place from a message carrying `_row_id`. The row's uid never
+   * changes (a message that lost it adopts it back); stored tool-call uids fill calls the message
+   * still names; a call it dropped loses its uid.
+   */
+  rewriteMessage(sessionId: string, message: Message): void {
+    validateBatch([message]);
+    const rowId = message._row_id;
+    const row =
+      typeof rowId === "number"
+        ? (this.#db.prepare("SELECT * FROM messages WHERE id = ? AND session_id = ?").get(rowId, sessionId) as MessageRow | undefined)
+        : undefined;
+    if (row === undefined) throw new StoreInputError(`message has no row ${String(rowId)} in session "${sessionId}"`, 0);
+    if (row.message_uid !== null) message.message_uid = row.message_uid;
+    else stampMessageUid(message, this.#mint);
+    fillToolCallUidsFromRow(message, row);
+    if (!hasToolCallUid(message) && row.tool_call_uid !== null) message._tool_call_uid = row.tool_call_uid;
+    if (uidList(message._absorbed_message_uids).length === 0) {
+      const stored = decodeUidList(row.absorbed_message_uids);
+      if (stored.length > 0) message._absorbed_message_uids = stored;
+    }
+    const values = bindValues(message, row.timestamp);
+    const assignments = COPIED_COLUMNS.filter((column) => column !== "timestamp").map((column) => `${column} = ?`);
+    const bound = values.filter((_, i) => COPIED_COLUMNS[i] !== "timestamp");
+    this.#db.prepare(`UPDATE messages SET ${assignments.join(", ")} WHERE id = ?`).run(...bound, row.id);
+  }
+
+  /** Replaces the content of the latest active row carrying `uid`; returns that row's id. */
+  rewriteContent(sessionId: string, uid: string, content: MessageContent): number {
+    validateBatch([{ role: "user", content }]);
+    const row = this.#latestActiveRow(sessionId, uid);
+    this.#db.prepare("UPDATE messages SET content = ? WHERE id = ?").run(encodeContent(content), row.id);
+    return row.id;
+  }
+
+  /** Appends an edited copy of the latest active row carrying `uid`: two active rows then share the uid (UID-7). */
+  appendEditedCopy(sessionId: string, uid: string, content: MessageContent): Message {
+    const copy = rowToMessage(this.#latestActiveRow(sessionId, uid), false);
+    delete copy.timestamp;
+    copy.content = content;
+    this.appendMessages(sessionId, [copy]);
+    return copy;
+  }
+
+  // ---- restore --------------------------------------------------------------------------------
+
+  /**
+   * The active conversation of a session (the restore). Identity fields are always present;
+   * `_row_id` only on request. Results stored without a tool-call uid are paired with the
+   * preceding assistant row here, on the returned objects only.
+   */
+  getMessages(sessionId: string, options: RestoreOptions = {}): Message[] {
+    const rows = this.#db
+      .prepare("SELECT * FROM messages WHERE session_id = ? AND active = 1 ORDER BY id")
+      .all(sessionId) as MessageRow[];
+    const index: ToolCallUidIndex = new Map();
+    const messages = rows.map((row) => {
+      const message = rowToMessage(row, options.includeRowIds === true);
+      if (message.role === "user") index.clear();
+      else if (message.role === "assistant") indexToolCallUids(index, message);
+      else if (message.role === "tool" && !hasToolCallUid(message)) {
+        const uid = resolveToolCallUid(index, message.tool_call_id);
+        if (uid !== null) message._tool_call_uid = uid;
+      }
+      return message;
+    });
+    return options.repairAlternation === true ? repairAlternation(messages) : messages;
+  }
+
+  /** Raw rows of a session in id order; archived rows too when asked. */
+  getRows(sessionId: string, options: { includeInactive?: boolean } = {}): MessageRow[] {
+    const filter = options.includeInactive === true ? "" : " AND active = 1";
+    return this.#db.prepare(`SELECT * FROM messages WHERE session_id = ?${filter} ORDER BY id`).all(sessionId) as MessageRow[];
+  }
+
+  /** The highest active row id of a session: the watermark a compaction snapshot covers. */
+  watermark(sessionId: string): number {
+    const row = this.#db
+      .prepare("SELECT COALESCE(MAX(id), 0) AS high FROM messages WHERE session_id = ? AND active = 1")
+      .get(sessionId) as { high: number };
+    return row.high;
+  }
+
+  // ---- copy paths -----------------------------------------------------------------------------
+
+  /**
+   * Commits an in-place compaction: active rows up to `watermark` are archived (they keep their
+   * uids), the compacted list is inserted (its uids kept, engine-authored ones included, the rest
+   * minted), and rows that arrived after the watermark are cloned after it byte-exact. Returns
+   * the new live list.
+   */
+  compactInPlace(sessionId: string, compactedMessages: Message[], watermark: number): Message[] {
+    validateBatch(compactedMessages);
+    this.#db
+      .transaction(() => {
+        const before = this.#maxRowId(sessionId);
+        this.#db
+          .prepare("UPDATE messages SET active = 0, compacted = 1 WHERE session_id = ? AND active = 1 AND id <= ?")
+          .run(sessionId, watermark);
+        this.#insertRows(sessionId, compactedMessages.map((message) => ({ message })));
+        this.#cloneRows(sessionId, sessionId, watermark, before);
+        this.#db
+          .prepare("UPDATE messages SET active = 0, compacted = 1 WHERE session_id = ? AND active = 1 AND id > ? AND id <= ?")
+          .run(sessionId, watermark, before);
+      })
+      .immediate();
+    return this.getMessages(sessionId);
+  }
+
+  /**
+   * Commits a compaction by rotation: a child session receives the handoff copies (uids kept or
+   * minted) and, when a watermark is given, the parent's rows past it (up to the ceiling) cloned
+   * with their identity. The parent is ended. Returns the child's live list.
+   */
+  rotate(
+    parentId: string,
+    childId: string,
+    compactedMessages: Message[],
+    options: { watermark?: number; watermarkCeiling?: number } = {},
+  ): Message[] {
+    validateBatch(compactedMessages);
+    this.#db
+      .transaction(() => {
+        if (this.getSession(childId) !== null) throw new StoreInputError(`session "${childId}" already exists`);
+        this.createSession(childId, { parentId });
+        this.#db.prepare("UPDATE sessions SET ended_at = ?, end_reason = 'compression' WHERE id = ?").run(this.#now(), parentId);
+        this.#insertRows(childId, compactedMessages.map((message) => ({ message })));
+        if (options.watermark !== undefined) {
+          this.#cloneRows(parentId, childId, options.watermark, options.watermarkCeiling ?? this.#maxRowId(parentId));
+        }
+      })
+      .immediate();
+    return this.getMessages(childId);
+  }
+
+  /**
+   * Replaces a session's active messages. Default: delete the active rows and reissue the list
+   * (uids on the objects kept, new ones minted). `archiveDropped`: rows matching the list's
+   * prefix stay (and lend the objects their row id and uid); only the divergent suffix is
+   * archived and reinserted.
+   */
+  replaceMessages(sessionId: string, messages: Message[], options: { archiveDropped?: boolean } = {}): void {
+    validateBatch(messages);
+    this.#db
+      .transaction(() => {
+        this.createSession(sessionId);
+        if (options.archiveDropped !== true) {
+          this.#db.prepare("DELETE FROM messages WHERE session_id = ? AND active = 1").run(sessionId);
+          this.#insertRows(sessionId, messages.map((message) => ({ message })));
+          return;
+        }
+        const rows = this.getRows(sessionId);
+        let kept = 0;
+        while (kept < rows.length && kept < messages.length && sameLogicalMessage(rows[kept] as MessageRow, messages[kept] as Message)) {
+          const row = rows[kept] as MessageRow;
+          const message = messages[kept] as Message;
+          message._row_id = row.id;
+          if (row.message_uid !== null) message.message_uid = row.message_uid;
+          kept += 1;
+        }
+        const archive = this.#db.prepare("UPDATE messages SET active = 0 WHERE id = ?");
+        for (const row of rows.slice(kept)) archive.run(row.id);
+        this.#insertRows(sessionId, messages.slice(kept).map((message) => ({ message })));
+      })
+      .immediate();
+  }
+
+  /**
+   * Undoes the last `turns` user turns: the rows from that user message on are archived and the
+   * new head is reissued as the newest row under its uid (the replacement). With `warmHistory`
+   * (the caller's live list, aligned with the active rows) the prefix is that list, its last
+   * object given the replacement's row id and uid.
+   */
+  rewind(sessionId: string, options: { turns?: number; warmHistory?: Message[] } = {}): RewindOutcome {
+    const turns = options.turns ?? 1;
+    const rows = this.getRows(sessionId);
+    const userPositions = rows.flatMap((row, position) => (row.role === "user" ? [position] : []));
+    const cut = userPositions[userPositions.length - turns];
+    if (turns < 1 || cut === undefined) {
+      throw new StoreInputError(`session "${sessionId}" has ${userPositions.length} user turns; cannot rewind ${turns}`);
+    }
+    let replacement: MessageRow | null = null;
+    this.#db
+      .transaction(() => {
+        const archive = this.#db.prepare("UPDATE messages SET active = 0 WHERE id = ?");
+        for (const row of rows.slice(cut)) archive.run(row.id);
+        const head = rows[cut - 1];
+        if (head === undefined) return;
+        this.#cloneRows(sessionId, sessionId, head.id - 1, head.id);
+        archive.run(head.id);
+        replacement = this.#db
+          .prepare("SELECT * FROM messages WHERE session_id = ? AND active = 1 ORDER BY id DESC LIMIT 1")
+          .get(sessionId) as MessageRow;
+      })
+      .immediate();
+    const head = replacement as MessageRow | null;
+    let prefix: Message[];
+    if (options.warmHistory !== undefined) {
+      prefix = options.warmHistory.slice(0, cut);
+      const last = prefix[prefix.length - 1];
+      if (last !== undefined && head !== null) {
+        last._row_id = head.id;
+        if (head.message_uid !== null) last.message_uid = head.message_uid;
+      }
+    } else prefix = this.getMessages(sessionId, { includeRowIds: true });
+    return {
+      prefix,
+      replacementMessageUid: head?.message_uid ?? null,
+      replacementRowId: head?.id ?? null,
+      archivedRows: rows.length - cut,
+    };
+  }
+
+  /**
+   * Writes a branch: a child session holding copies of the caller's live history. A live object
+   * without a uid is minted one first, so it and its row agree; tool-call uids travel only on
+   * copies that carry tool calls or a tool-call id.
+   */
+  branch(parentId: string, childId: string, history: Message[]): Message[] {
+    validateBatch(history);
+    const copies = history.map((live) => {
+      stampMessageUid(live, this.#mint);
+      const copy: Message = { ...live };
+      delete copy._row_id;
+      if (toolCallsOf(copy).length === 0) delete copy._tool_call_uids;
+      if (typeof copy.tool_call_id !== "string") delete copy._tool_call_uid;
+      return copy;
+    });
+    this.#db
+      .transaction(() => {
+        if (this.getSession(childId) !== null) throw new StoreInputError(`session "${childId}" already exists`);
+        this.createSession(childId, { parentId });
+        this.#insertRows(childId, copies.map((message) => ({ message })));
+      })
+      .immediate();
+    return this.getMessages(childId);
+  }
+
+  // ---- export / import ------------------------------------------------------------------------
+
+  /** Every row of a session (archived too), identity columns exactly as stored. */
+  exportSession(sessionId: string): SessionExport {
+    const session = this.getSession(sessionId);
+    if (session === null) throw new StoreInputError(`unknown session "${sessionId}"`);
+    const messages = this.getRows(sessionId, { includeInactive: true }).map((row): ExportedMessage => {
+      const restored = rowToMessage(row, false);
+      return {
+        role: row.role,
+        content: restored.content ?? null,
+        tool_call_id: row.tool_call_id,
+        tool_calls: restored.tool_calls ?? null,
+        tool_name: row.tool_name,
+        timestamp: row.timestamp,
+        token_count: row.token_count,
+        finish_reason: row.finish_reason,
+        reasoning: row.reasoning,
+        display_kind: row.display_kind,
+        display_metadata: restored.display_metadata ?? null,
+        active: row.active === 1,
+        compacted: row.compacted === 1,
+        message_uid: row.message_uid,
+        absorbed_message_uids: row.absorbed_message_uids,
+        tool_call_uids: row.tool_call_uids,
+        tool_call_uid: row.tool_call_uid,
+      };
+    });
+    return { format: "ctxbench-session", version: 1, session, messages };
+  }
+
+  /**
+   * Imports exported sessions, keeping every identity column. With `chunkRows` a long session
+   * commits in chunks (releasing the write lock between them); pairing is stamped across all
+   * chunks first, so a result still pairs with a call in an earlier chunk.
+   */
+  importSessions(payloads: SessionExport[], options: { chunkRows?: number } = {}): string[] {
+    const prepared = payloads.map((payload, position) => {
+      if (typeof payload !== "object" || payload === null || typeof payload.session?.id !== "string" || !Array.isArray(payload.messages)) {
+        throw new StoreInputError(`import payload ${position} is not an exported session`);
+      }
+      if (this.getSession(payload.session.id) !== null) throw new StoreInputError(`session "${payload.session.id}" already exists`);
+      const entries = payload.messages.map((exported) => ({
+        message: importedMessage(exported),
+        active: exported.active !== false,
+        compacted: exported.compacted === true,
+      }));
+      validateBatch(entries.map((entry) => entry.message));
+      return { session: payload.session, entries };
+    });
+    for (const { session, entries } of prepared) {
+      const index: ToolCallUidIndex = new Map();
+      for (const entry of entries) {
+        stampMessageUid(entry.message, this.#mint);
+        stampToolCallUids(entry.message, index, this.#mint);
+      }
+      const chunk = Math.max(1, options.chunkRows ?? (entries.length || 1));
+      for (let start = 0; start < Math.max(entries.length, 1); start += chunk) {
+        this.#db
+          .transaction(() => {
+            if (start === 0) {
+              this.#db
+                .prepare(
+                  "INSERT INTO sessions (id, source, parent_session_id, system_prompt, started_at, ended_at, end_reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                )
+                .run(session.id, session.source, session.parent_session_id, session.system_prompt, session.started_at, session.ended_at, session.end_reason);
+            }
+            this.#insertRows(session.id, entries.slice(start, start + chunk));
+          })
+          .immediate();
+      }
+    }
+    return prepared.map(({ session }) => session.id);
+  }
+
+  /** Imports a history from another tool: supplied uids are kept, missing ones minted. */
+  importForeignHistory(sessionId: string, messages: Message[], options: { source?: string } = {}): number[] {
+    validateBatch(messages);
+    return this.#db
+      .transaction(() => {
+        if (this.getSession(sessionId) !== null) throw new StoreInputError(`session "${sessionId}" already exists`);
+        this.createSession(sessionId, { source: options.source ?? "import" });
+        return this.#insertRows(sessionId, messages.map((message) => ({ message })));
+      })
+      .immediate();
+  }
+
+  // ---- internals ------------------------------------------------------------------------------
+
+  /** Stamps and inserts rows in order inside the caller's transaction; stamping and binding interleave. */
+  #insertRows(sessionId: string, entries: InsertEntry[], history?: { live: Message[]; offset: number }): number[] {
+    const index: ToolCallUidIndex = new Map();
+    return entries.map((entry, position) => {
+      const message = entry.message;
+      stampMessageUid(message, this.#mint);
+      stampToolCallUids(message, index, this.#mint);
+      if (history !== undefined && message.role === "tool" && !hasToolCallUid(message)) {
+        const uid = toolCallUidFromHistory(history.live, history.offset + position);
+        if (uid !== null) message._tool_call_uid = uid;
+      }
+      const timestamp = typeof message.timestamp === "number" ? message.timestamp : this.#now();
+      const result = this.#insert.run(
+        sessionId,
+        ...bindValues(message, timestamp),
+        entry.active === false ? 0 : 1,
+        entry.compacted === true ? 1 : 0,
+      );
+      const rowId = Number(result.lastInsertRowid);
+      message.timestamp = timestamp;
+      message._row_id = rowId;
+      return rowId;
+    });
+  }
+
+  /** Clones active rows `from < id <= to` of one session into another, identity columns byte-exact. */
+  #cloneRows(fromSession: string, toSession: string, afterId: number, throughId: number): void {
+    this.#db
+      .prepare(
+        `INSERT INTO messages (session_id, ${COLUMN_LIST}, active, compacted)
+         SELECT ?, ${COLUMN_LIST}, 1, 0 FROM messages
+         WHERE session_id = ? AND active = 1 AND id > ? AND id <= ? ORDER BY id`,
+      )
+      .run(toSession, fromSession, afterId, throughId);
+  }
+
+  #maxRowId(sessionId: string): number {
+    return (this.#db.prepare("SELECT COALESCE(MAX(id), 0) AS high FROM messages WHERE session_id = ?").get(sessionId) as { high: number }).high;
+  }
+
+  #latestActiveRow(sessionId: string, uid: string): MessageRow {
+    const row = this.#db
+      .prepare("SELECT * FROM messages WHERE session_id = ? AND message_uid = ? AND active = 1 ORDER BY id DESC LIMIT 1")
+      .get(sessionId, uid) as MessageRow | undefined;
+    if (row === undefined) throw new StoreInputError(`no active message with uid ${uid} in session "${sessionId}"`);
+    return row;
+  }
+}
+
+/** Prefix match for `archiveDropped`: role, content as the store would load it, tool-call id and calls. */
+function sameLogicalMessage(row: MessageRow, message: Message): boolean {
+  const calls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0 ? JSON.stringify(message.tool_calls) : null;
+  return (
+    row.role === message.role &&
+    row.content === encodeContent(message.content) &&
+    row.tool_call_id === (typeof message.tool_call_id === "string" ? message.tool_call_id : null) &&
+    row.tool_calls === calls
+  );
+}
+
+/** Tool-call uids for a rewrite: the message's own value per id wins, stored ones fill the gaps, unnamed ids go. */
+function fillToolCallUidsFromRow(message: Message, row: MessageRow): void {
+  const named = new Set(toolCallsOf(message).flatMap((call) => {
+    const id = toolCallId(call);
+    return id === null ? [] : [id];
+  }));
+  const live = toolCallUidMap(message._tool_call_uids) ?? {};
+  const stored = decodeToolCallUids(row.tool_call_uids) ?? {};
+  const merged: NonNullable<Message["_tool_call_uids"]> = {};
+  for (const id of named) {
+    const value = live[id] ?? stored[id];
+    if (value !== undefined) merged[id] = value;
+  }
+  if (Object.keys(merged).length > 0) message._tool_call_uids = merged;
+  else delete message._tool_call_uids;
+}
+
+function importedMessage(exported: ExportedMessage): Message {
+  const message: Message = { role: exported.role, content: exported.content };
+  if (exported.tool_call_id !== null && exported.tool_call_id !== undefined) message.tool_call_id = exported.tool_call_id;
+  if (Array.isArray(exported.tool_calls) && exported.tool_calls.length > 0) message.tool_calls = exported.tool_calls;
+  if (typeof exported.tool_name === "string") message.name = exported.tool_name;
+  if (typeof exported.timestamp === "number") message.timestamp = exported.timestamp;
+  if (typeof exported.token_count === "number") message.token_count = exported.token_count;
+  if (typeof exported.finish_reason === "string") message.finish_reason = exported.finish_reason;
+  if (typeof exported.reasoning === "string") message.reasoning = exported.reasoning;
+  if (typeof exported.display_kind === "string") message.display_kind = exported.display_kind;
+  if (exported.display_metadata !== null && exported.display_metadata !== undefined) message.display_metadata = exported.display_metadata;
+  const uid = uidOrNull(exported.message_uid);
+  if (uid !== null) message.message_uid = uid;
+  const absorbed = decodeUidList(exported.absorbed_message_uids ?? null);
+  if (absorbed.length > 0) message._absorbed_message_uids = absorbed;
+  const toolUids = decodeToolCallUids(exported.tool_call_uids ?? null);
+  if (toolUids !== null) message._tool_call_uids = toolUids;
+  const toolUid = uidOrNull(exported.tool_call_uid);
+  if (toolUid !== null) message._tool_call_uid = toolUid;
+  return message;
+}

@@ -1,0 +1,81 @@
+import type { Message, MessageContent, ToolCall } from "../contract/types.ts";
+import type { BackfillProgress } from "./backfill.ts";
+import type { UidMinter } from "./uid.ts";
+
+export interface SessionStoreOptions {
+  /** Mints message and tool-call uids; pass a seeded minter (createSeededMinter) for byte-identical runs. */
+  mintUid?: UidMinter;
+  /** Timestamps written on new rows, in seconds (default: wall clock). Inject for deterministic runs. */
+  now?: () => number;
+  /** Row ids per backfill slice (default 2000). */
+  backfillChunk?: number;
+  /** Time one open may spend backfilling, in ms (default 1000); at least one slice always runs. */
+  backfillBudgetMs?: number;
+  /** Monotonic milliseconds used for the backfill budget and slice timings. */
+  monotonicClock?: () => number;
+  /** Observes every committed backfill slice. */
+  onBackfillSlice?: (doneThroughId: number) => void;
+  /** How long a writer waits for another connection's lock (default 5000 ms). */
+  busyTimeoutMs?: number;
+}
+
+export interface StoreOpenReport {
+  /** The store had no version row: it was created by this open and needs no backfill. */
+  fresh: boolean;
+  /** The version found before this open (null for a fresh store). */
+  previousVersion: number | null;
+  backfill: BackfillProgress;
+}
+
+export interface RestoreOptions {
+  /** Add `_row_id` to each restored message. */
+  includeRowIds?: boolean;
+  /** Merge consecutive same-role messages while restoring, recording the merge witness. */
+  repairAlternation?: boolean;
+}
+
+export interface SessionRecord {
+  id: string;
+  source: string | null;
+  parent_session_id: string | null;
+  system_prompt: string | null;
+  started_at: number;
+  ended_at: number | null;
+  end_reason: string | null;
+}
+
+export interface RewindOutcome {
+  /** The conversation after the rewind; its last message carries the replacement's uid. */
+  prefix: Message[];
+  replacementMessageUid: string | null;
+  replacementRowId: number | null;
+  archivedRows: number;
+}
+
+/** One message of an export: the row's columns, identity JSON exactly as stored. */
+export interface ExportedMessage {
+  role: string;
+  content: MessageContent;
+  tool_call_id: string | null;
+  tool_calls: ToolCall[] | null;
+  tool_name: string | null;
+  timestamp: number;
+  token_count: number | null;
+  finish_reason: string | null;
+  reasoning: string | null;
+  display_kind: string | null;
+  display_metadata: unknown;
+  active: boolean;
+  compacted: boolean;
+  message_uid: string | null;
+  absorbed_message_uids: string | null;
+  tool_call_uids: string | null;
+  tool_call_uid: string | null;
+}
+
+export interface SessionExport {
+  format: "ctxbench-session";
+  version: 1;
+  session: SessionRecord;
+  messages: ExportedMessage[];
+}
