@@ -1,4 +1,4 @@
-import type { ContentPart, Message } from "../harness/contract/types.ts";
+import type { ContentPart, Message, ToolCallUids } from "../harness/contract/types.ts";
 
 /**
  * The scenario format: a seeded, JSON-serialisable script the reference host plays against one
@@ -32,6 +32,8 @@ export interface ScenarioSession {
   systemPrompt: string;
   platform?: string;
   turns: ScenarioTurn[];
+  /** Imported sessions: the recorded uid of the system message. */
+  systemMessageUid?: string;
 }
 
 export interface ScenarioTurn {
@@ -40,6 +42,8 @@ export interface ScenarioTurn {
   /** One entry per provider response, in order; the last one normally has no tool calls. */
   steps: AssistantStep[];
   taskId?: string;
+  /** Imported sessions: the recorded uid of the user message. */
+  userMessageUid?: string;
 }
 
 export interface AssistantStep {
@@ -47,6 +51,9 @@ export interface AssistantStep {
   toolCalls?: ScriptedToolCall[];
   /** A provider fault raised instead of (or, for transient faults, before) this response. */
   fault?: ProviderFault;
+  /** Imported sessions: the recorded uid of the assistant message and its `_tool_call_uids`. */
+  messageUid?: string;
+  toolCallUids?: ToolCallUids;
 }
 
 export interface ScriptedToolCall {
@@ -57,6 +64,11 @@ export interface ScriptedToolCall {
   arguments: string;
   /** What the (non-engine) tool answers. */
   result: string | ContentPart[];
+  /** Imported sessions: the recorded uids of the result message (`message_uid`, `_tool_call_uid`). */
+  resultMessageUid?: string;
+  resultToolCallUid?: string;
+  /** Imported sessions: the transcript holds no result for this call (e.g. an interrupted turn). */
+  resultMissing?: boolean;
 }
 
 export type ProviderFault =
