@@ -128,7 +128,8 @@ export function ensureCurrentLayout(db: Database, now: number): { fresh: boolean
 }
 
 export function markCurrentVersion(db: Database): void {
-  db.prepare("UPDATE schema_version SET version = ? WHERE version < ?").run(SCHEMA_VERSION, SCHEMA_VERSION);
+  const version = readSchemaVersion(db);
+  if (version !== null && version < SCHEMA_VERSION) db.prepare("UPDATE schema_version SET version = ?").run(SCHEMA_VERSION);
 }
 
 /** The v30 layout (no identity columns, no trigger, no uid index), as an older build leaves it. */
