@@ -1,0 +1,80 @@
+import type { Message } from "../../harness/contract/types.ts";
+import { messageText } from "../shared/message-text.ts";
+import { redactSecrets } from "../shared/redact.ts";
+import { carriedNodeIds, isCarrier } from "./carrier.ts";
+import type { ResolvedLcmSettings } from "./settings.ts";
+import type { MessageHit, LcmStore } from "./store.ts";
+import { clipText, queryTerms, searchableText } from "./text.ts";
+
+export const RETRIEVAL_MARKER = "[LCM RETRIEVAL — verbatim excerpts from compacted history]";
+const CANDIDATES = 200;
+
+export interface RetrievalRequest {
+  request: readonly Message[];
+  incoming: Message | null;
+  store: LcmStore;
+  scope: readonly string[];
+  budgetTokens: number;
+  settings: ResolvedLcmSettings;
+}
+
+/**
+ * The request with raw excerpts the incoming question asks about, when they are only in
+ * compacted history; null otherwise. Deterministic in its inputs, so an unchanged request gets an
+ * equal selection (SEL-8). Builds a new list; nothing it was given is changed (SEL-6).
+ */
+export function selectWithRetrieval(input: RetrievalRequest): Message[] | null {
+  const { request, settings } = input;
+  if (carriedNodeIds(request).length === 0) return null;
+  const question = input.incoming ? messageText(input.incoming) : lastUserText(request);
+  const terms = queryTerms(question);
+  if (terms.length === 0) return null;
+
+  const active = request.filter((m) => !isCarrier(m)).map(searchableText).join("\n").toLowerCase();
+  const needed = Math.min(2, terms.length);
+  const seen = new Set<string>();
+  const scored: Array<{ hit: MessageHit; score: number }> = [];
+  for (const hit of input.store.searchMessages(input.scope, terms, question, false, CANDIDATES)) {
+    const text = hit.text.toLowerCase();
+    if (!hit.current || text.trim().length === 0 || seen.has(text) || active.includes(text.trim())) continue;
+    const score = terms.filter((t) => text.includes(t)).length;
+    if (score < needed) continue;
+    seen.add(text);
+    scored.push({ hit, score });
+  }
+  if (scored.length === 0) return null;
+
+  const charBudget = Math.max(settings.retrievalExcerptChars, Math.floor((input.budgetTokens > 0 ? input.budgetTokens : 8_000) * 0.05) * 4);
+  const picked = scored
+    .sort((a, b) => b.score - a.score || a.hit.row - b.hit.row)
+    .slice(0, settings.retrievalExcerpts)
+    .sort((a, b) => a.hit.row - b.hit.row);
+  const lines: string[] = [];
+  let used = 0;
+  for (const { hit } of picked) {
+    const excerpt = clipText(redactSecrets(hit.text), settings.retrievalExcerptChars);
+    if (lines.length > 0 && used + excerpt.length > charBudget) break;
+    const node = input.store.nodeOfMessage(hit.row);
+    lines.push(`- ${hit.role}${node ? ` (node ${node})` : ""}: ${excerpt}`);
+    used += excerpt.length;
+  }
+  const retrieval: Message = {
+    role: "user",
+    content: `${RETRIEVAL_MARKER}\nThe current request asks about earlier turns that were compacted. Matching original messages:\n${lines.join("\n")}`,
+  };
+  return insertBeforeQuestion(request, input.incoming, retrieval);
+}
+
+/** The request with the retrieval message right before the incoming user message (else the last user message). */
+function insertBeforeQuestion(request: readonly Message[], incoming: Message | null, retrieval: Message): Message[] {
+  const incomingText = incoming ? messageText(incoming) : null;
+  let at = incomingText !== null ? request.findLastIndex((m) => m.role === "user" && messageText(m) === incomingText) : -1;
+  if (at < 0) at = request.findLastIndex((m) => m.role === "user" && !isCarrier(m));
+  if (at < 0) at = request.length;
+  return [...request.slice(0, at), retrieval, ...request.slice(at)];
+}
+
+function lastUserText(request: readonly Message[]): string {
+  const last = request.findLast((m) => m.role === "user" && !isCarrier(m));
+  return last ? messageText(last) : "";
+}
