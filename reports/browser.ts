@@ -1,0 +1,11 @@
+/** Launching the system's headless Chromium for the HTML report's browser test and screenshot. */
+import { chromium, type Browser } from "playwright-core";
+
+export const CHROMIUM_PATH = process.env.CTXBENCH_CHROMIUM ?? "/usr/bin/chromium";
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}

@@ -1,0 +1,184 @@
+/**
+ * One self-contained HTML file: inline CSS, inline SVG charts, no script, no external resource
+ * (a Content-Security-Policy forbids them too). Every string from the result is escaped.
+ */
+import { escapeHtml } from "./html-escape.ts";
+import { complianceMatrix, MATRIX_LEGEND, noteworthyChecks } from "./matrix.ts";
+import { percent, sig, withThousands } from "./numbers.ts";
+import type { Reporter } from "./reporter.ts";
+import type { Certification, CheckResult, ResultJson } from "./result.ts";
+import { barChart, lineChart } from "./svg-charts.ts";
+import { benchmarkTables, runInfoPairs, type Table } from "./tables.ts";
+
+const STYLE = `
+:root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f24; background: #fff; }
+body { margin: 0 auto; max-width: 1100px; padding: 24px; line-height: 1.45; }
+h1 { margin: 0 0 8px; font-size: 1.6rem; } h2 { margin-top: 36px; border-bottom: 1px solid #d0d7de; padding-bottom: 4px; } h3 { margin-bottom: 6px; }
+dl.run { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; font-size: .9rem; margin: 0; }
+dl.run dt { color: #57606a; } dl.run dd { margin: 0; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; overflow-wrap: anywhere; }
+.cards { display: flex; flex-wrap: wrap; gap: 12px; }
+.card { border: 1px solid #d0d7de; border-radius: 8px; padding: 10px 14px; min-width: 200px; }
+.card .verdict { font-weight: 700; } .certified { color: #116329; } .not-certified { color: #a40e26; }
+table { border-collapse: collapse; margin: 8px 0; font-size: .88rem; }
+th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; }
+th { background: #f6f8fa; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.cell { text-align: center; font-weight: 700; width: 4.5em; }
+td.pass { background: #dafbe1; color: #116329; } td.fail { background: #ffebe9; color: #a40e26; } td.na { background: #f6f8fa; color: #57606a; }
+.legend, .note { color: #57606a; font-size: .85rem; } .warning { color: #9a6700; }
+figure { margin: 16px 0; } figcaption { font-weight: 600; margin-bottom: 4px; }
+svg.chart { max-width: 100%; height: auto; font-size: 11px; }
+svg .plot { fill: #fbfcfd; stroke: #d0d7de; } svg .grid { stroke: #eaeef2; } svg .tick, svg .legend { fill: #424a53; } svg .axis { fill: #1b1f24; font-weight: 600; }
+.check { border: 1px solid #d0d7de; border-radius: 8px; padding: 8px 14px; margin: 10px 0; }
+.tag { display: inline-block; border-radius: 10px; padding: 0 8px; font-size: .8rem; background: #eaeef2; margin-left: 6px; }
+.tag.unexpected { background: #ffebe9; color: #a40e26; }
+pre { background: #f6f8fa; padding: 10px; overflow: auto; max-height: 320px; white-space: pre-wrap; overflow-wrap: anywhere; font-size: .8rem; }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+`;
+
+const CELL_CLASS: Record<string, string> = { "+": "pass", "-": "fail", "N/A": "na", "": "unknown" };
+
+const e = escapeHtml;
+
+function runInfo(result: ResultJson): string {
+  return `<dl class="run">${runInfoPairs(result).map(([label, value]) => `<dt>${e(label)}</dt><dd>${e(value)}</dd>`).join("")}</dl>`;
+}
+
+function verdictCards(certifications: Certification[]): string {
+  return `<div class="cards">${certifications
+    .map(
+      (certification) =>
+        `<div class="card"><div><strong>${e(certification.engine.name)}</strong> ${e(certification.engine.version)}</div><div class="verdict ${certification.verdict}">${e(certification.verdict)}</div><div class="note">${certification.summary.pass}/${certification.summary.total} passed · ${certification.summary.unexpected} unexpected</div></div>`,
+    )
+    .join("")}</div>`;
+}
+
+function matrixTable(result: ResultJson): string {
+  const matrix = complianceMatrix(result);
+  const head = `<tr><th>Check</th><th>Level</th>${matrix.engines.map((engine) => `<th>${e(engine.name)}</th>`).join("")}</tr>`;
+  const rows = matrix.rows.map(
+    (row) =>
+      `<tr><td><code>${e(row.id)}</code> ${e(row.title)}</td><td>${row.level}</td>${row.cells
+        .map((cell, column) => `<td class="cell ${CELL_CLASS[cell]}" title="${e(row.checks[column]?.outcome ?? "not run")}">${e(cell)}</td>`)
+        .join("")}</tr>`,
+  );
+  return `<table class="matrix">${head}${rows.join("")}</table><p class="legend">Legend: ${e(MATRIX_LEGEND.replace(/`/g, ""))}.</p>`;
+}
+
+function checkDetail(engine: string, check: CheckResult): string {
+  const tags = [
+    `<span class="tag">${e(check.outcome)}</span>`,
+    `<span class="tag">${e(check.level)}</span>`,
+    check.unexpected ? `<span class="tag unexpected">unexpected</span>` : check.expected ? `<span class="tag">expected ${e(check.expected)}</span>` : "",
+  ].join("");
+  const repro = check.repro ? `<p>Replay: <code>${e(check.repro.command)}</code> (scenario ${e(check.repro.scenario)}, seed ${check.repro.seed})</p>` : "";
+  return `<div class="check"><h3>${e(engine)} · <code>${e(check.id)}</code> ${e(check.title)}${tags}</h3><p class="message">${e(check.message)}</p>${repro}<details open><summary>Evidence</summary><pre class="evidence">${e(JSON.stringify(check.evidence, null, 2))}</pre></details></div>`;
+}
+
+function tableHtml(bench: Table): string {
+  const head = `<tr>${bench.headers.map((header) => `<th>${e(header)}</th>`).join("")}</tr>`;
+  const rows = bench.rows.map((row) => `<tr>${row.map((cell, column) => `<td${column > 0 ? ' class="num"' : ""}>${e(cell)}</td>`).join("")}</tr>`);
+  const notes = bench.notes.map((note) => `<li class="${note.startsWith("warning:") ? "warning" : "note"}">${e(note)}</li>`);
+  return `<h3 id="table-${e(bench.id)}">${e(bench.title)}</h3><table class="bench">${head}${rows.join("")}</table>${notes.length ? `<ul>${notes.join("")}</ul>` : ""}`;
+}
+
+function figure(caption: string, svg: string): string {
+  return `<figure><figcaption>${e(caption)}</figcaption>${svg}</figure>`;
+}
+
+function charts(result: ResultJson): string[] {
+  const figures: string[] = [];
+  for (const suite of result.benchmarks) {
+    if (suite.suite === "throughput" && suite.engines.length > 0) {
+      figures.push(
+        figure(
+          "Throughput against transcript size (log–log)",
+          lineChart({
+            id: "throughput",
+            title: "Messages compressed per second against transcript size",
+            xLabel: "messages in the transcript",
+            yLabel: "messages per second",
+            xScale: "log",
+            yScale: "log",
+            formatX: (value) => withThousands(value),
+            formatY: (value) => withThousands(value),
+            markers: true,
+            series: suite.engines.map((engine) => ({ name: engine.engine, points: engine.points.map((point) => [point.messages, point.messagesPerSecond]) })),
+          }),
+        ),
+      );
+    }
+    if (suite.suite === "cache" && suite.engines.length > 0) {
+      figures.push(
+        figure(
+          "Prompt-cache hit ratio, turn by turn",
+          lineChart({
+            id: "cache",
+            title: "Cache-hit ratio per turn",
+            xLabel: "turn",
+            yLabel: "cached ÷ prompt tokens",
+            xScale: "linear",
+            yScale: "linear",
+            yDomain: [0, 1],
+            formatX: (value) => String(value),
+            formatY: (value) => percent(value).replace(".0 %", " %"),
+            series: suite.engines.map((engine) => ({ name: engine.engine, points: engine.perTurnHitRatio.map((ratio, turn) => [turn + 1, ratio]) })),
+          }),
+        ),
+      );
+    }
+    if (suite.suite === "overhead" && suite.variants.length > 0) {
+      const stages = new Set(suite.variants.map((variant) => variant.stage));
+      figures.push(
+        figure(
+          "Overhead per engine, relative to no engine (bars: median ratio; whiskers: 95 % CI)",
+          barChart({
+            id: "overhead",
+            title: "Request cost relative to no engine",
+            valueLabel: "× the cost with no engine",
+            formatValue: (value) => `${sig(value)}×`,
+            reference: { value: 1, label: "no engine" },
+            bars: suite.variants.map((variant) => ({
+              label: stages.size > 1 ? `${variant.variant} (${variant.stage})` : variant.variant,
+              value: variant.ratioToNoEngine?.ratio ?? 1,
+              ...(variant.ratioToNoEngine ? { low: variant.ratioToNoEngine.ciLow, high: variant.ratioToNoEngine.ciHigh } : {}),
+            })),
+          }),
+        ),
+      );
+    }
+  }
+  return figures;
+}
+
+export const htmlReporter: Reporter = {
+  format: "html",
+  render(result, options = {}) {
+    const title = options.title ?? "ctxbench report";
+    const body: string[] = [`<header><h1>${e(title)}</h1>${runInfo(result)}</header>`];
+    if (result.certifications.length > 0) {
+      body.push(`<section id="compliance"><h2>Compliance</h2>${verdictCards(result.certifications)}${matrixTable(result)}</section>`);
+    }
+    const figures = charts(result);
+    if (figures.length > 0) body.push(`<section id="charts"><h2>Charts</h2>${figures.join("\n")}</section>`);
+    const tables = benchmarkTables(result);
+    if (tables.length > 0) body.push(`<section id="performance"><h2>Performance</h2>${tables.map(tableHtml).join("\n")}</section>`);
+    const details = result.certifications.flatMap((certification) => noteworthyChecks(certification.checks).map((check) => checkDetail(certification.engine.name, check)));
+    if (details.length > 0) body.push(`<section id="details"><h2>Checks that did not pass</h2>${details.join("\n")}</section>`);
+    return [
+      "<!doctype html>",
+      '<html lang="en">',
+      "<head>",
+      '<meta charset="utf-8">',
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">`,
+      '<meta name="viewport" content="width=device-width, initial-scale=1">',
+      `<title>${e(title)}</title>`,
+      `<style>${STYLE}</style>`,
+      "</head>",
+      "<body>",
+      ...body,
+      "</body>",
+      "</html>",
+      "",
+    ].join("\n");
+  },
+};
