@@ -1,0 +1,108 @@
+import { overridesHook, type ContextEngine } from "../contract/context-engine.ts";
+import { hasPersistenceFields, stripAll, stripPersistenceFields } from "../contract/persistence-fields.ts";
+import type { Message } from "../contract/types.ts";
+import type { SelectionOutcome } from "../trace/events.ts";
+import { isThenable, type HookOutcome, type TraceRecorder } from "../trace/recorder.ts";
+import { planCacheBreakpoints } from "./cache-plan.ts";
+import { cloneMessage, cloneMessages } from "./clone.ts";
+import { sanitizeRequest } from "./sanitize.ts";
+
+export interface AssemblyState {
+  session: string | null;
+  /** Index in the transcript of this turn's user message, or -1 when there is none. */
+  incomingIndex: number;
+  /** Records the select_context call when given; the overhead benchmark omits it. */
+  recorder?: TraceRecorder | undefined;
+}
+
+export interface AssembledRequest {
+  /** The messages exactly as they go to the provider. */
+  messages: Message[];
+  selection: SelectionOutcome;
+  cacheBreakpoints: number[];
+  /** Why a selection fell open (SEL-2), or null. */
+  warning: string | null;
+}
+
+export const SELECT_CONTEXT_FAILED = "Context engine select_context hook failed; using unmodified request messages";
+export const SELECT_CONTEXT_INVALID =
+  "Context engine select_context returned an invalid value (not a non-empty list of objects); ignoring";
+
+/**
+ * Request assembly, in upstream's load-bearing order (SEL-3): wire copies of the transcript →
+ * select_context → sanitizers → strip again (a selection may hand back history copies, WIRE-1) →
+ * cache-control plan. An engine that inherits select_context is never called (SEL-1), and that
+ * path is synchronous: no copies for the hook, no closure, no Promise.
+ */
+export function assembleRequest(
+  transcript: readonly Message[],
+  engine: ContextEngine | null,
+  state: AssemblyState,
+): AssembledRequest | Promise<AssembledRequest> {
+  const wire = stripAll(transcript);
+  if (engine === null) return finish(wire, "no-engine", null);
+  if (!overridesHook(engine, "select_context")) return finish(wire, "skipped-inherited", null);
+  const selected = callSelectContext(engine, wire, transcript, state);
+  if (isThenable(selected)) return selected.then((outcome) => decide(wire, outcome));
+  return decide(wire, selected);
+}
+
+function callSelectContext(
+  engine: ContextEngine,
+  wire: Message[],
+  transcript: readonly Message[],
+  state: AssemblyState,
+): HookOutcome | Promise<HookOutcome> {
+  const incoming = state.incomingIndex >= 0 ? transcript[state.incomingIndex] : undefined;
+  const options = {
+    conversation_messages: cloneMessages(transcript),
+    incoming_message: incoming === undefined ? null : cloneMessage(incoming),
+    budget_tokens: engine.context_length || 0,
+  };
+  if (state.recorder !== undefined) {
+    return state.recorder.callHook(engine, "select_context", [wire, options], { session: state.session });
+  }
+  try {
+    const value = engine.select_context(wire, options);
+    if (!isThenable(value)) return { ok: true, value };
+    return Promise.resolve(value).then(
+      (resolved): HookOutcome => ({ ok: true, value: resolved }),
+      (error: unknown): HookOutcome => ({ ok: false, error }),
+    );
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** The fail-open table (SEL-2): only a non-empty list of objects replaces the request. */
+function decide(wire: Message[], outcome: HookOutcome): AssembledRequest {
+  if (!outcome.ok) return finish(wire, "fail-open-error", SELECT_CONTEXT_FAILED);
+  const value = outcome.value;
+  if (value === null || value === undefined) return finish(wire, "none", null);
+  if (!isMessageList(value)) return finish(wire, "fail-open-invalid", SELECT_CONTEXT_INVALID);
+  return finish(value, "replaced", null);
+}
+
+export function isMessageList(value: unknown): value is Message[] {
+  if (!Array.isArray(value) || value.length === 0) return false;
+  for (const item of value) if (item === null || typeof item !== "object" || Array.isArray(item)) return false;
+  return true;
+}
+
+function finish(messages: Message[], selection: SelectionOutcome, warning: string | null): AssembledRequest {
+  const sanitized = sanitizeRequest(messages);
+  const wire = stripAgain(sanitized);
+  return { messages: wire, selection, cacheBreakpoints: planCacheBreakpoints(wire), warning };
+}
+
+/** A selection may return history copies: strip persistence-only fields again, copying only those messages. */
+function stripAgain(messages: Message[]): Message[] {
+  let out: Message[] | null = null;
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]!;
+    if (!hasPersistenceFields(message)) continue;
+    out ??= messages.slice();
+    out[index] = stripPersistenceFields(message);
+  }
+  return out ?? messages;
+}

@@ -1,0 +1,43 @@
+import type { Message } from "../contract/types.ts";
+
+/**
+ * A structural clone of one message: the message object and every array and plain object inside
+ * it are recreated, leaf values are shared (upstream's clone for the select_context arguments and
+ * the on_turn_complete copies). In-place edits of the clone never reach the original.
+ */
+export function cloneMessage(message: Message): Message {
+  return cloneValue(message) as Message;
+}
+
+export function cloneMessages(messages: readonly Message[]): Message[] {
+  const out = new Array<Message>(messages.length);
+  for (let index = 0; index < messages.length; index++) out[index] = cloneValue(messages[index]) as Message;
+  return out;
+}
+
+/**
+ * A deep copy of JSON-shaped data. Messages hold only strings, numbers, booleans, null, arrays and
+ * plain objects, so a purpose-built recursion is several times faster than structuredClone; any
+ * other object (a Date, a Map an engine stored) falls back to structuredClone.
+ */
+export function cloneValue(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let index = 0; index < value.length; index++) out[index] = cloneValue(value[index]);
+    return out;
+  }
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return cloneForeign(value);
+  const out: Record<string, unknown> = {};
+  for (const key in value) out[key] = cloneValue((value as Record<string, unknown>)[key]);
+  return out;
+}
+
+function cloneForeign(value: object): unknown {
+  try {
+    return structuredClone(value);
+  } catch {
+    return value;
+  }
+}

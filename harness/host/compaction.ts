@@ -1,0 +1,230 @@
+import type { CompressOptions, Message } from "../contract/types.ts";
+import { estimateTokensRough } from "../contract/tokens.ts";
+import { canonicalJson } from "../trace/canonical-json.ts";
+import type { CompactionOutcome, CompactionTrigger } from "../trace/events.ts";
+import { isThenable, type HookOutcome } from "../trace/recorder.ts";
+import { cloneMessages, cloneValue } from "./clone.ts";
+import { sanitizeMemoryContext } from "./memory-context.ts";
+import type { HostRuntime, SessionRuntime } from "./runtime.ts";
+import { notifyHook } from "./lifecycle.ts";
+
+export interface PassRequest {
+  trigger: CompactionTrigger;
+  focusTopic?: string | null;
+  force?: boolean;
+  bypassCooldown?: boolean;
+  currentTokens?: number | null;
+  /** Commit by rotation into this store session instead of the configured mode. */
+  rotateTo?: string;
+}
+
+export interface PassResult {
+  outcome: CompactionOutcome;
+  tokensBefore: number;
+  tokensAfter: number | null;
+}
+
+type Settled = { kind: "done"; outcome: HookOutcome; async: boolean } | { kind: "timeout" };
+
+/**
+ * One compaction pass (THR-3): the engine works on a private deep snapshot under a host timeout
+ * with an AbortSignal; a late result is discarded (the commit fence); the host refuses an invalid,
+ * empty, unchanged or grown list; a commit writes through the store, keeps engine uids (UID-6),
+ * sets last_prompt_tokens = -1 and calls on_session_start with the compression boundary reason.
+ * One pass per session at a time; passes of different sessions share the bounded pool.
+ */
+export async function runCompactionPass(runtime: HostRuntime, session: SessionRuntime, request: PassRequest): Promise<PassResult> {
+  const before = session.history;
+  const tokensBefore = estimateTokensRough(before);
+  if (session.compacting) {
+    recordCompaction(runtime, session, request, "busy", cloneMessages(before), null, tokensBefore, null, "a pass of this session is already running", 0);
+    return { outcome: "busy", tokensBefore, tokensAfter: null };
+  }
+  session.compacting = true;
+  try {
+    return await runtime.pool.run(() => passInSlot(runtime, session, request, before, tokensBefore));
+  } finally {
+    session.compacting = false;
+  }
+}
+
+async function passInSlot(
+  runtime: HostRuntime,
+  session: SessionRuntime,
+  request: PassRequest,
+  before: Message[],
+  tokensBefore: number,
+): Promise<PassResult> {
+  const { engine, settings } = runtime;
+  const forcedTimeout = session.timeoutNextCompaction;
+  session.timeoutNextCompaction = false;
+  const snapshot = cloneMessages(before);
+  const traceInput = cloneMessages(before);
+  const controller = new AbortController();
+  const options: CompressOptions = { signal: controller.signal };
+  if (request.force === true) options.force = true;
+  if (request.bypassCooldown === true) options.bypass_cooldown = true;
+  if (settings.memoryContext !== null) {
+    const memory = sanitizeMemoryContext(settings.memoryContext, runtime.scenario.secrets.map((secret) => secret.value));
+    if (memory.length > 0) options.memory_context = memory;
+  }
+  const currentTokens = request.currentTokens ?? tokensBefore;
+  const focusTopic = request.focusTopic ?? null;
+  const args = [snapshot, currentTokens, focusTopic, options] as const;
+  const argsForTrace = [traceInput, currentTokens, focusTopic, options];
+
+  const started = performance.now();
+  const settled = await settleWithTimeout(runtime, args, forcedTimeout, controller);
+  const durationMs = performance.now() - started;
+  const context = { session: session.id, detail: { trigger: request.trigger, forcedTimeout } };
+
+  if (settled.kind === "timeout") {
+    runtime.recorder.recordEngineCall(engine, "compress", argsForTrace, { timeout: true }, true, durationMs, context);
+    recordCompaction(runtime, session, request, "timeout", traceInput, null, tokensBefore, null, `host timeout after ${forcedTimeout ? 0 : settings.compactionTimeoutMs} ms; the late result is discarded`, durationMs);
+    return { outcome: "timeout", tokensBefore, tokensAfter: null };
+  }
+  runtime.recorder.recordEngineCall(engine, "compress", argsForTrace, settled.outcome, settled.async, durationMs, context);
+  if (!settled.outcome.ok) {
+    const error = settled.outcome.error instanceof Error ? settled.outcome.error.message : String(settled.outcome.error);
+    recordCompaction(runtime, session, request, "error", traceInput, null, tokensBefore, null, error, durationMs);
+    return { outcome: "error", tokensBefore, tokensAfter: null };
+  }
+  const output = settled.outcome.value;
+  const verdict = judgeOutput(output, before, tokensBefore);
+  const outputForTrace = Array.isArray(output) ? (cloneValue(output) as Message[]) : null;
+  if (verdict.outcome !== "committed") {
+    recordCompaction(runtime, session, request, verdict.outcome, traceInput, outputForTrace, tokensBefore, verdict.tokensAfter, verdict.reason, durationMs);
+    return { outcome: verdict.outcome, tokensBefore, tokensAfter: verdict.tokensAfter };
+  }
+  const oldStoreId = session.storeId;
+  commit(runtime, session, request, output as Message[]);
+  recordCompaction(runtime, session, request, "committed", traceInput, outputForTrace, tokensBefore, verdict.tokensAfter, null, durationMs);
+  engine.last_prompt_tokens = -1;
+  engine.last_completion_tokens = 0;
+  await notifyHook(runtime, session, "on_session_start", [
+    session.storeId,
+    { boundary_reason: "compression", old_session_id: oldStoreId, platform: session.platform, conversation_id: null },
+  ]);
+  return { outcome: "committed", tokensBefore, tokensAfter: verdict.tokensAfter };
+}
+
+/**
+ * Call compress and wait for it, or for the host timeout. `forced` (the scenario's
+ * timeout-next-compaction) times out deterministically: the signal is aborted as soon as the call
+ * returns and whatever it produced is dropped. Either way the host waits (bounded by the timeout)
+ * for the engine's work to settle, so nothing it does afterwards overlaps the next step.
+ */
+async function settleWithTimeout(
+  runtime: HostRuntime,
+  args: readonly [Message[], number, string | null, CompressOptions],
+  forced: boolean,
+  controller: AbortController,
+): Promise<Settled> {
+  let returned: unknown;
+  try {
+    returned = runtime.engine.compress(...args);
+  } catch (error) {
+    if (forced) {
+      controller.abort();
+      return { kind: "timeout" };
+    }
+    return { kind: "done", outcome: { ok: false, error }, async: false };
+  }
+  if (!isThenable(returned)) {
+    if (forced) {
+      controller.abort();
+      return { kind: "timeout" };
+    }
+    return { kind: "done", outcome: { ok: true, value: returned }, async: false };
+  }
+  const work: Promise<HookOutcome> = Promise.resolve(returned).then(
+    (value): HookOutcome => ({ ok: true, value }),
+    (error: unknown): HookOutcome => ({ ok: false, error }),
+  );
+  const timeoutMs = runtime.settings.compactionTimeoutMs;
+  if (forced) {
+    controller.abort();
+    await raceTimer(work, timeoutMs);
+    return { kind: "timeout" };
+  }
+  const first = await raceTimer(work, timeoutMs);
+  if (first !== "timeout") return { kind: "done", outcome: first, async: true };
+  controller.abort();
+  await raceTimer(work, timeoutMs);
+  return { kind: "timeout" };
+}
+
+function raceTimer<T>(work: Promise<T>, ms: number): Promise<T | "timeout"> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+interface Verdict {
+  outcome: CompactionOutcome;
+  tokensAfter: number | null;
+  reason: string | null;
+}
+
+/** The host's refusals (upstream's candidate checks): invalid, empty, unchanged, grown. */
+function judgeOutput(output: unknown, before: readonly Message[], tokensBefore: number): Verdict {
+  if (!Array.isArray(output)) return { outcome: "refused-invalid", tokensAfter: null, reason: "compress() did not return a list" };
+  if (output.length === 0) return { outcome: "refused-empty", tokensAfter: 0, reason: "compress() returned an empty list" };
+  for (const item of output as unknown[]) {
+    if (item === null || typeof item !== "object" || Array.isArray(item) || typeof (item as { role?: unknown }).role !== "string") {
+      return { outcome: "refused-invalid", tokensAfter: null, reason: "compress() returned a list holding a non-message" };
+    }
+  }
+  const messages = output as Message[];
+  const tokensAfter = estimateTokensRough(messages);
+  if (canonicalJson(messages) === canonicalJson(before)) {
+    return { outcome: "refused-unchanged", tokensAfter, reason: "Compression made no progress; skipping boundary rewrite" };
+  }
+  if (tokensAfter > tokensBefore) {
+    return { outcome: "refused-grew", tokensAfter, reason: "Compression refused: the result would have grown the context" };
+  }
+  return { outcome: "committed", tokensAfter, reason: null };
+}
+
+/** Write the compacted list through the store and adopt the restored history. */
+function commit(runtime: HostRuntime, session: SessionRuntime, request: PassRequest, output: Message[]): void {
+  const rows = cloneMessages(output);
+  const rotateTo = request.rotateTo ?? (runtime.settings.compactionMode === "rotation" ? `${session.id}~r${++session.generation}` : undefined);
+  if (rotateTo !== undefined) {
+    runtime.store.rotate(session.storeId, rotateTo, rows);
+    session.storeId = rotateTo;
+  } else {
+    runtime.store.compactInPlace(session.storeId, rows);
+  }
+  session.history = runtime.store.restore(session.storeId);
+}
+
+function recordCompaction(
+  runtime: HostRuntime,
+  session: SessionRuntime,
+  request: PassRequest,
+  outcome: CompactionOutcome,
+  input: Message[],
+  output: Message[] | null,
+  tokensBefore: number,
+  tokensAfter: number | null,
+  error: string | null,
+  durationMs: number,
+): void {
+  runtime.recorder.record({
+    type: "compaction",
+    session: session.id,
+    trigger: request.trigger,
+    outcome,
+    focus_topic: request.focusTopic ?? null,
+    input,
+    output,
+    tokensBefore,
+    tokensAfter,
+    mode: request.rotateTo !== undefined || runtime.settings.compactionMode === "rotation" ? "rotation" : "in-place",
+    error,
+    durationMs,
+  });
+}

@@ -1,0 +1,69 @@
+import type { Message } from "../contract/types.ts";
+import type { EngineHook } from "../trace/events.ts";
+import { describeError, isThenable, type HookOutcome } from "../trace/recorder.ts";
+import { cloneMessages } from "./clone.ts";
+import type { HostRuntime, SessionRuntime } from "./runtime.ts";
+
+/** Call a lifecycle hook; an exception is recorded as a warning and swallowed, as upstream. */
+export async function notifyHook(
+  runtime: HostRuntime,
+  session: SessionRuntime | null,
+  hook: EngineHook,
+  args: readonly unknown[],
+  detail?: Record<string, unknown>,
+): Promise<HookOutcome> {
+  const context = detail === undefined ? { session: session?.id ?? null } : { session: session?.id ?? null, detail };
+  const pending = runtime.recorder.callHook(runtime.engine, hook, args, context);
+  const outcome = isThenable(pending) ? await pending : pending;
+  if (!outcome.ok) {
+    runtime.recorder.record({
+      type: "warning",
+      session: session?.id ?? null,
+      message: `Context engine ${hook} hook failed: ${describeError(outcome.error)}`,
+      rule: null,
+    });
+  }
+  return outcome;
+}
+
+/** `on_session_start(session_id, {home, platform, model, context_length, conversation_id, …})`. */
+export async function startSession(runtime: HostRuntime, session: SessionRuntime, extra: Record<string, unknown> = {}): Promise<void> {
+  session.open = true;
+  await notifyHook(runtime, session, "on_session_start", [
+    session.storeId,
+    {
+      home: runtime.settings.home,
+      platform: session.platform,
+      model: runtime.scenario.model,
+      context_length: runtime.engine.context_length,
+      conversation_id: null,
+      ...extra,
+    },
+  ]);
+}
+
+/** `on_session_end(session_id, messages)` at a session boundary only (LIFE-1). */
+export async function endSession(runtime: HostRuntime, session: SessionRuntime): Promise<void> {
+  if (!session.open) return;
+  session.open = false;
+  await notifyHook(runtime, session, "on_session_end", [session.storeId, cloneMessages(session.history)]);
+}
+
+/** A fresh runtime for a conversation whose rows already exist in the store. */
+export function restoredSession(runtime: HostRuntime, id: string, platform: string): SessionRuntime {
+  return {
+    id,
+    storeId: id,
+    script: null,
+    platform,
+    history: runtime.store.restore(id),
+    open: false,
+    compacting: false,
+    timeoutNextCompaction: false,
+    generation: 0,
+  };
+}
+
+export function systemMessage(text: string): Message {
+  return { role: "system", content: text };
+}

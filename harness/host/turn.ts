@@ -1,0 +1,212 @@
+import { overridesHook } from "../contract/context-engine.ts";
+import { estimateTokensRough } from "../contract/tokens.ts";
+import type { Message, MessageContent, TurnCompleteInfo, Usage } from "../contract/types.ts";
+import type { ProviderReply } from "../provider/simulated-provider.ts";
+import { isThenable } from "../trace/recorder.ts";
+import type { ScenarioTurn } from "../../scenarios/format.ts";
+import { assembleRequest, type AssembledRequest } from "./assemble.ts";
+import { cloneMessages, cloneValue } from "./clone.ts";
+import { runCompactionPass } from "./compaction.ts";
+import { notifyHook } from "./lifecycle.ts";
+import type { HostRuntime, SessionRuntime } from "./runtime.ts";
+import { answerToolCall, warn } from "./tools.ts";
+
+/** Retries of one provider call after transient errors before the turn fails. */
+export const MAX_TRANSIENT_RETRIES = 3;
+/** Passes the turn-start preflight may run while each one makes progress (upstream max_attempts). */
+export const MAX_PREFLIGHT_PASSES = 3;
+/** Overflow compactions one provider call may trigger before the turn gives up. */
+export const MAX_OVERFLOW_PASSES = 2;
+
+export type TurnExit =
+  | "completed"
+  | "interrupted"
+  | "content_policy_blocked"
+  | "provider_terminal_failure"
+  | "provider_retries_exhausted"
+  | "context_overflow"
+  | "context_compression_timeout";
+
+/** Exits that return early without the finalization seam, so without on_turn_complete (OTC-3). */
+const EARLY_RETURNS: ReadonlySet<TurnExit> = new Set(["content_policy_blocked", "provider_terminal_failure", "provider_retries_exhausted"]);
+
+interface TurnState {
+  readonly turn: number;
+  readonly script: ScenarioTurn;
+  readonly incomingIndex: number;
+  apiCalls: number;
+  usage: Usage | null;
+}
+
+/**
+ * One turn: user message → turn-start flush → preflight → (request assembly → provider →
+ * update_from_response → tool calls)* → finalize → on_turn_complete.
+ */
+export async function playTurn(runtime: HostRuntime, session: SessionRuntime, turn: number, script: ScenarioTurn): Promise<void> {
+  const user: Message = { role: "user", content: cloneValue(script.user) as MessageContent };
+  session.history = [...session.history, user];
+  runtime.store.append(session.storeId, [user]);
+  const state: TurnState = { turn, script, incomingIndex: session.history.length - 1, apiCalls: 0, usage: null };
+
+  const preflightExit = await preflight(runtime, session);
+  const exit = preflightExit ?? (await toolLoop(runtime, session, state));
+  await finalize(runtime, session, state, exit);
+}
+
+/** should_compress on the estimate (up to three passes while they make progress); otherwise one engine-driven pass. */
+async function preflight(runtime: HostRuntime, session: SessionRuntime): Promise<TurnExit | null> {
+  const { engine, recorder } = runtime;
+  let tokens = estimateTokensRough(session.history);
+  const first = recorder.callHook(engine, "should_compress", [tokens], { session: session.id, detail: { prompt_tokens: tokens, site: "preflight" } });
+  let wants = first as { ok: boolean; value?: unknown };
+  if (isThenable(first)) wants = await first;
+  if (wants.ok && wants.value === true) {
+    for (let pass = 0; pass < MAX_PREFLIGHT_PASSES; pass++) {
+      const result = await runCompactionPass(runtime, session, { trigger: "preflight", currentTokens: tokens });
+      if (result.outcome === "timeout") return "context_compression_timeout";
+      if (result.outcome !== "committed" || result.tokensAfter === null || result.tokensAfter > result.tokensBefore * 0.95) break;
+      tokens = result.tokensAfter;
+      const again = recorder.callHook(engine, "should_compress", [tokens], { session: session.id, detail: { prompt_tokens: tokens, site: "preflight" } });
+      const answer = isThenable(again) ? await again : again;
+      if (!answer.ok || answer.value !== true) break;
+    }
+    return null;
+  }
+  if (tokens >= engine.threshold_tokens && engine.threshold_tokens > 0) {
+    const info = recorder.callHook(engine, "should_compress_info", [], { session: session.id });
+    const answer = isThenable(info) ? await info : info;
+    const blocked = answer.ok && answer.value !== null && typeof answer.value === "object" && (answer.value as { blocked?: unknown }).blocked === true;
+    if (blocked) warn(runtime, `Over the compaction threshold but blocked: ${String((answer.value as { reason?: unknown }).reason)}`, null, session.id);
+  }
+  const maintenance = recorder.callHook(engine, "should_compress_preflight", [cloneMessages(session.history)], { session: session.id });
+  const answer = isThenable(maintenance) ? await maintenance : maintenance;
+  if (answer.ok && answer.value === true) {
+    const result = await runCompactionPass(runtime, session, { trigger: "engine-preflight", currentTokens: tokens });
+    if (result.outcome === "timeout") return "context_compression_timeout";
+  }
+  return null;
+}
+
+async function toolLoop(runtime: HostRuntime, session: SessionRuntime, state: TurnState): Promise<TurnExit> {
+  const steps = state.script.steps;
+  for (let index = 0; index < steps.length; index++) {
+    const step = steps[index]!;
+    let attempt = 0;
+    let overflowPasses = 0;
+    let reply: ProviderReply;
+    for (;;) {
+      const assembled = await assemble(runtime, session, state);
+      reply = runtime.provider.respond({ session: session.id, messages: assembled.messages, cacheBreakpoints: assembled.cacheBreakpoints, step, attempt });
+      state.apiCalls++;
+      recordExchange(runtime, session, state, assembled, reply, attempt, step.fault?.kind === "slow" ? "slow" : null);
+      if (reply.kind === "transient") {
+        attempt++;
+        if (attempt > MAX_TRANSIENT_RETRIES) return "provider_retries_exhausted";
+        continue;
+      }
+      if (reply.kind === "overflow") {
+        attempt++;
+        if (overflowPasses >= MAX_OVERFLOW_PASSES) return "context_overflow";
+        overflowPasses++;
+        const result = await runCompactionPass(runtime, session, { trigger: "overflow", bypassCooldown: true, currentTokens: reply.promptTokens });
+        if (result.outcome === "timeout") return "context_compression_timeout";
+        if (result.outcome !== "committed" && reply.promptTokens > runtime.provider.contextLength) return "context_overflow";
+        continue;
+      }
+      break;
+    }
+    if (reply.kind === "content-policy") return "content_policy_blocked";
+    if (reply.kind === "terminal") return "provider_terminal_failure";
+    if (reply.kind === "interrupted") {
+      state.usage = null;
+      return "interrupted";
+    }
+    if (reply.kind !== "ok") return "provider_terminal_failure";
+    runtime.clockMs += reply.simulatedMs;
+    state.usage = reply.usage;
+    const updated = runtime.recorder.callHook(runtime.engine, "update_from_response", [cloneValue(reply.usage)], { session: session.id });
+    if (isThenable(updated)) await updated;
+
+    const batch: Message[] = [reply.message];
+    session.history = [...session.history, reply.message];
+    for (const call of step.toolCalls ?? []) {
+      const result = await answerToolCall(runtime, session, call, state.turn);
+      batch.push(result);
+      session.history = [...session.history, result];
+    }
+    runtime.store.append(session.storeId, batch);
+    if ((step.toolCalls ?? []).length === 0) return "completed";
+  }
+  return "completed";
+}
+
+function assemble(runtime: HostRuntime, session: SessionRuntime, state: TurnState): AssembledRequest | Promise<AssembledRequest> {
+  const incomingIndex = session.history[state.incomingIndex]?.role === "user" ? state.incomingIndex : lastUserIndex(session.history);
+  return assembleRequest(session.history, runtime.engine, { session: session.id, incomingIndex, recorder: runtime.recorder });
+}
+
+function lastUserIndex(history: readonly Message[]): number {
+  for (let index = history.length - 1; index >= 0; index--) if (history[index]!.role === "user") return index;
+  return -1;
+}
+
+function recordExchange(
+  runtime: HostRuntime,
+  session: SessionRuntime,
+  state: TurnState,
+  assembled: AssembledRequest,
+  reply: ProviderReply,
+  attempt: number,
+  slow: "slow" | null,
+): void {
+  if (assembled.warning !== null) warn(runtime, assembled.warning, "SEL-2", session.id);
+  runtime.recorder.record({
+    type: "request",
+    session: session.id,
+    turn: state.turn,
+    attempt,
+    messages: cloneMessages(assembled.messages),
+    tools: runtime.offeredTools,
+    selection: assembled.selection,
+    cacheBreakpoints: assembled.cacheBreakpoints,
+    promptTokens: reply.promptTokens,
+    cacheReadTokens: reply.cacheReadTokens,
+    cacheWriteTokens: reply.cacheWriteTokens,
+  });
+  runtime.recorder.record({
+    type: "response",
+    session: session.id,
+    turn: state.turn,
+    attempt,
+    usage: reply.kind === "ok" ? reply.usage : null,
+    fault: reply.kind === "ok" ? slow : reply.kind,
+    toolCalls: reply.kind === "ok" ? (reply.message.tool_calls ?? []).map((call) => call.function.name) : [],
+  });
+}
+
+/** The finalization seam: on_turn_complete with copies, the turn's usage or null, and the turn metadata (OTC-1). */
+async function finalize(runtime: HostRuntime, session: SessionRuntime, state: TurnState, exit: TurnExit): Promise<void> {
+  let called = false;
+  if (!EARLY_RETURNS.has(exit) && overridesHook(runtime.engine, "on_turn_complete")) {
+    const taskId = state.script.taskId ?? `task-${runtime.mintId()}`;
+    const info: TurnCompleteInfo = {
+      turn_id: `${session.storeId}:${taskId}:${runtime.mintId().slice(0, 8)}`,
+      task_id: taskId,
+      api_call_count: state.apiCalls,
+      interrupted: exit === "interrupted",
+      failed: exit !== "completed" && exit !== "interrupted",
+      turn_exit_reason: exit,
+    };
+    await notifyHook(runtime, session, "on_turn_complete", [cloneMessages(session.history), state.usage === null ? null : cloneValue(state.usage), info]);
+    called = true;
+  }
+  runtime.recorder.record({
+    type: "turn-end",
+    session: session.id,
+    turn: state.turn,
+    exitReason: exit,
+    usage: state.usage,
+    apiCalls: state.apiCalls,
+    onTurnCompleteCalled: called,
+  });
+}
