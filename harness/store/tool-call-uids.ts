@@ -84,12 +84,17 @@ export function stampToolCallUids(message: Message, index: ToolCallUidIndex, min
   if (message.role === "assistant") {
     const calls = toolCallsOf(message);
     if (calls.length === 0) return;
-    const map: ToolCallUids = toolCallUidMap(message._tool_call_uids) ?? {};
+    const raw = message._tool_call_uids;
+    const map: ToolCallUids = toolCallUidMap(raw) ?? {};
+    // An id the map names with only null slots is mapped (its occurrences predate uids), so it
+    // is not minted; a result of a call never persisted with a uid has none (TCU-2).
+    const named = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? new Set(Object.keys(raw)) : new Set<string>();
     for (const call of calls) {
       const id = toolCallId(call);
-      if (id !== null && map[id] === undefined) map[id] = mint();
+      if (id !== null && map[id] === undefined && !named.has(id)) map[id] = mint();
     }
     if (Object.keys(map).length > 0) message._tool_call_uids = map;
+    else delete message._tool_call_uids;
     indexToolCallUids(index, message);
     return;
   }
