@@ -17,3 +17,16 @@ export type * from "./contract/types.ts";
 export { validateSequence, isValidSequence, type SequenceFinding, type SequenceFindingKind } from "./contract/validate.ts";
 export { estimateTokensRough, estimateMessageTokensRough } from "./contract/tokens.ts";
 export { countTokensExact, estimateTokensExact, estimateMessageTokensExact } from "./contract/tokens-exact.ts";
+export {
+  loadEngine,
+  discoverEngines,
+  readSelectedEngine,
+  DEFAULT_ENGINE,
+  type DiscoveredEngine,
+  type DiscoverOptions,
+  type EngineSource,
+  type LoadEngineOptions,
+  type LoadedEngine,
+  type PluginManifest,
+} from "./plugins/index.ts";
+export { UsageError, NegativeVerdict, CtxbenchError } from "./cli/errors.ts";

@@ -1,8 +1,13 @@
 import type { CommandModule } from "yargs";
 import type { CliIo } from "./io.ts";
+import { enginesCommand } from "./engines.ts";
+import { mainJobCommand } from "./main-job.ts";
 
 /** A command gets the io at construction so it can be run without a process. */
 export type CommandFactory = (io: CliIo) => CommandModule<object, any>;
 
 /** Every command of the CLI, one file each. Add a line here when a command works end to end. */
-export const commandFactories: CommandFactory[] = [];
+export const commandFactories: CommandFactory[] = [
+  enginesCommand,
+  mainJobCommand,
+];

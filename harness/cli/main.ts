@@ -1,4 +1,4 @@
-import yargs from "yargs";
+import yargs, { type CommandModule } from "yargs";
 import { createRequire } from "node:module";
 import { commandFactories } from "./commands.ts";
 import { CtxbenchError } from "./errors.ts";
@@ -21,8 +21,10 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
       throw error ?? new UsageErrorFromYargs(message);
     })
     .exitProcess(false);
-  for (const factory of commandFactories) parser.command(factory(io));
+  const modules = commandFactories.map((factory) => factory(io));
+  for (const module of modules) parser.command(module);
   try {
+    assertKnownCommand(argv, modules);
     let helpText: string | undefined;
     await parser.parseAsync(argv, {}, (_err, _argv, output) => {
       helpText = output;
@@ -32,6 +34,17 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
     exitCode = reportError(error, io);
   }
   return exitCode;
+}
+
+/** yargs accepts any first word when it matches no command; name the mistake instead. */
+function assertKnownCommand(argv: readonly string[], modules: readonly CommandModule<object, any>[]): void {
+  const first = argv[0];
+  if (first === undefined || first.startsWith("-")) return;
+  const known = modules.flatMap((module) => [module.command, module.aliases].flat()).filter((name): name is string => typeof name === "string");
+  const names = known.map((command) => command.split(" ")[0]!);
+  if (!names.includes(first)) {
+    throw new UsageErrorFromYargs(`Unknown command "${first}". Commands: ${names.join(", ")}.`);
+  }
 }
 
 class UsageErrorFromYargs extends CtxbenchError {

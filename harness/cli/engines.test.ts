@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { BUNDLED_ROOT } from "../plugins/discover.ts";
+import { FIXTURE_USER, FIXTURES, scratchTree } from "../plugins/test-support.ts";
+import { runCli } from "./main.ts";
+import { memoryIo } from "./test-io.ts";
+
+const ANSI = /\u001b\[/;
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+async function scratch(files: Record<string, string>): Promise<string> {
+  const tree = await scratchTree(files);
+  cleanups.push(tree.cleanup);
+  return tree.root;
+}
+
+interface Listed {
+  name: string;
+  version: string | null;
+  description: string;
+  directory: string;
+  bundled: boolean;
+}
+
+describe("ctxbench engines list", () => {
+  it("prints bundled and --plugins engines as JSON", async () => {
+    const io = memoryIo(FIXTURES);
+    expect(await runCli(["engines", "list", "--plugins", "user", "--json"], io)).toBe(0);
+    const { engines, shadowed } = JSON.parse(io.out()) as { engines: Listed[]; shadowed: Listed[] };
+    const user = engines.filter((e) => !e.bundled);
+    expect(user.map((e) => e.name)).toEqual(["clash", "js-engine", "ts-engine"]);
+    expect(user.find((e) => e.name === "ts-engine")).toEqual({
+      name: "ts-engine",
+      version: "1.2.0",
+      description: "A TypeScript plugin exporting a ContextEngine subclass",
+      directory: join(FIXTURE_USER, "ts-engine"),
+      bundled: false,
+    });
+    expect(engines.filter((e) => e.bundled).every((e) => e.directory.startsWith(BUNDLED_ROOT))).toBe(true);
+    expect(shadowed).toEqual([]);
+    expect(io.err()).toBe("");
+  });
+
+  it("prints a plain table when piped and a coloured one on a terminal, unless NO_COLOR", async () => {
+    const piped = memoryIo(FIXTURES);
+    await runCli(["engines", "list", "--plugins", "user"], piped);
+    expect(piped.out()).toMatch(/│ ts-engine\s+│ 1\.2\.0\s+│ no\s+│/);
+    expect(piped.out()).toMatch(/user\/js-engine/);
+    expect(piped.out()).not.toMatch(ANSI);
+    const terminal = memoryIo(FIXTURES, { isTty: true });
+    await runCli(["engines", "list", "--plugins", "user"], terminal);
+    expect(terminal.out()).toMatch(ANSI);
+    const noColour = memoryIo(FIXTURES, { isTty: true, env: { NO_COLOR: "1" } });
+    await runCli(["engines", "list", "--plugins", "user"], noColour);
+    expect(noColour.out()).not.toMatch(ANSI);
+  });
+
+  it("warns on stderr about a plugin hidden by an earlier one of the same name", async () => {
+    const cwd = await scratch({
+      "plugins/context_engine/twin/plugin.yaml": "name: twin\n",
+      "plugins/context_engine/twin/index.js": "",
+      "more/twin/plugin.yaml": "name: twin\n",
+      "more/twin/index.js": "",
+    });
+    const io = memoryIo(cwd);
+    expect(await runCli(["engines", "list", "--plugins", "more"], io)).toBe(0);
+    expect(io.err()).toBe(`warning: ${join(cwd, "more/twin")} is hidden by the engine "twin" found earlier (bundled engines win a name clash)\n`);
+    const json = memoryIo(cwd);
+    await runCli(["engines", "list", "--plugins", "more", "--json"], json);
+    expect((JSON.parse(json.out()) as { shadowed: Listed[] }).shadowed.map((e) => e.directory)).toEqual([join(cwd, "more/twin")]);
+  });
+
+  const badInputs: Array<[string, Record<string, string>, string[], RegExp]> = [
+    ["a --plugins directory that does not exist", {}, ["--plugins", "absent"], /absent: plugin directory does not exist/],
+    ["a malformed plugin.yaml", { "p/x/plugin.yaml": "name: [\n", "p/x/index.js": "" }, ["--plugins", "p"], /p\/x\/plugin\.yaml: malformed YAML/],
+    ["a manifest without name", { "p/x/plugin.yaml": "version: 1\n", "p/x/index.js": "" }, ["--plugins", "p"], /p\/x\/plugin\.yaml: missing "name"/],
+    ["a plugin without entry module", { "p/x/plugin.yaml": "name: x\n" }, ["--plugins", "p"], /p\/x: no entry module/],
+  ];
+  for (const [label, files, args, message] of badInputs) {
+    it(`exits 2 with one line naming the problem for ${label}`, async () => {
+      const cwd = await scratch({ ...files, ".keep": "" });
+      const io = memoryIo(cwd);
+      expect(await runCli(["engines", "list", ...args], io)).toBe(2);
+      expect(io.out()).toBe("");
+      expect(io.err()).toMatch(message);
+      expect(io.err().trimEnd().split("\n")).toHaveLength(1);
+    });
+  }
+
+  it("demands an action", async () => {
+    const io = memoryIo(FIXTURES);
+    expect(await runCli(["engines"], io)).toBe(2);
+    expect(io.err()).toContain("Name an action: list.");
+  });
+});

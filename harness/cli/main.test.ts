@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { createRequire } from "node:module";
+import { FIXTURES } from "../plugins/test-support.ts";
+import { CtxbenchError, NegativeVerdict } from "./errors.ts";
+import { runMainJob, type MainJobStep } from "./main-job.ts";
+import { runCli } from "./main.ts";
+import { memoryIo } from "./test-io.ts";
+
+const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
+
+describe("runCli", () => {
+  it("exits 2 naming an unknown command", async () => {
+    const io = memoryIo(FIXTURES);
+    expect(await runCli(["foo"], io)).toBe(2);
+    expect(io.err()).toMatch(/^ctxbench: Unknown command "foo"\. Commands: (.+, )?engines, (.+, )?main\b.*\nRun "ctxbench --help" for usage\.\n$/);
+    expect(io.out()).toBe("");
+  });
+  it("exits 2 without a command and for an unknown option", async () => {
+    expect(await runCli([], memoryIo(FIXTURES))).toBe(2);
+    expect(await runCli(["engines", "list", "--nope"], memoryIo(FIXTURES))).toBe(2);
+  });
+  it("prints help listing the commands and the exit codes", async () => {
+    const io = memoryIo(FIXTURES);
+    expect(await runCli(["--help"], io)).toBe(0);
+    expect(io.out()).toMatch(/ctxbench engines/);
+    expect(io.out()).toMatch(/ctxbench main/);
+    expect(io.out()).toMatch(/Exit codes: 0 ok/);
+  });
+  it("prints the package version", async () => {
+    const io = memoryIo(FIXTURES);
+    expect(await runCli(["--version"], io)).toBe(0);
+    expect(io.out().trim()).toBe(version);
+  });
+});
+
+describe("ctxbench main", () => {
+  it("lists the engines as its first step", async () => {
+    const io = memoryIo(FIXTURES);
+    expect(await runCli(["main", "--plugins", "user"], io)).toBe(0);
+    expect(io.out()).toMatch(/^== Context engines\n/);
+    expect(io.out()).toMatch(/ts-engine/);
+  });
+  it("prints one JSON object of step results with --json", async () => {
+    const io = memoryIo(FIXTURES);
+    expect(await runCli(["main", "--plugins", "user", "--json"], io)).toBe(0);
+    const result = JSON.parse(io.out()) as { engines: Array<{ name: string }> };
+    expect(result.engines.map((e) => e.name)).toEqual(expect.arrayContaining(["js-engine", "ts-engine"]));
+  });
+  it("exits 2 for a missing --plugins directory", async () => {
+    const io = memoryIo(FIXTURES);
+    expect(await runCli(["main", "--plugins", "absent"], io)).toBe(2);
+  });
+});
+
+describe("runMainJob", () => {
+  const step = (id: string, run: MainJobStep["run"]): MainJobStep => ({ id, title: `Step ${id}`, run });
+
+  it("runs the steps in order and keeps going after a negative verdict, then reports it", async () => {
+    const ran: string[] = [];
+    const io = memoryIo(FIXTURES);
+    const steps = [
+      step("a", async () => void ran.push("a")),
+      step("b", async () => {
+        ran.push("b");
+        throw new NegativeVerdict("not certified");
+      }),
+      step("c", async (context) => {
+        ran.push("c");
+        context.results["c"] = 1;
+      }),
+    ];
+    const error = await runMainJob({ io, pluginDirs: [], json: false, results: {} }, steps).catch((e: unknown) => e);
+    expect(ran).toEqual(["a", "b", "c"]);
+    expect(error).toBeInstanceOf(NegativeVerdict);
+    expect((error as CtxbenchError).exitCode).toBe(1);
+    expect(io.out()).toBe("== Step a\n== Step b\nStep b: not certified\n== Step c\n");
+  });
+  it("stops at any other error", async () => {
+    const ran: string[] = [];
+    const steps = [
+      step("a", async () => {
+        throw new Error("broken");
+      }),
+      step("b", async () => void ran.push("b")),
+    ];
+    await expect(runMainJob({ io: memoryIo(FIXTURES), pluginDirs: [], json: false, results: {} }, steps)).rejects.toThrow("broken");
+    expect(ran).toEqual([]);
+  });
+});
