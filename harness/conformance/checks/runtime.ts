@@ -1,0 +1,120 @@
+import { canonicalJson } from "../../trace/canonical-json.ts";
+import type { TraceEvent } from "../../trace/events.ts";
+import type { Check, CheckRun, Evidence } from "../types.ts";
+import { allCalls, calls, evidenceOf, fail, indeterminate, pass } from "./helpers.ts";
+
+const failed = (kind: string) => kind === "error" || kind === "timeout";
+
+/** Canary tokens per session: the probe's pattern, plus a played scenario's canaries. */
+function canariesOf(run: CheckRun): Array<{ session: string; token: string }> {
+  if (run.scenario) return run.scenario.canaries.map((canary) => ({ session: canary.session, token: canary.token }));
+  return [];
+}
+
+const PROBE_CANARY = /CANARY-([A-Z]+)-\d+/g;
+
+/** Text an event shows the engine (or the provider) as belonging to its session. */
+function outputText(event: TraceEvent): string | null {
+  if (event.type === "engine-call") return event.detail && "output" in event.detail ? canonicalJson(event.detail["output"]) : null;
+  if (event.type === "compaction") return event.output ? canonicalJson(event.output) : null;
+  if (event.type === "request") return canonicalJson(event.messages);
+  return null;
+}
+
+export const runtimeChecks: Check[] = [
+  {
+    id: "LIFE-2/lifecycle",
+    rule: "LIFE-2",
+    level: "MUST",
+    title: "the engine survives repeated sessions, on_session_reset (which zeroes its counters) and update_model",
+    scenarios: [],
+    probes: ["lifecycle"],
+    evaluate(runs) {
+      const all = allCalls(runs);
+      if (all.length === 0) return indeterminate("the lifecycle probe recorded nothing");
+      const broken = all.find((c) => failed(c.event.resultKind));
+      if (broken) return fail(`${broken.event.hook} (${String(broken.detail["case"] ?? broken.detail["step"] ?? "")}) threw: ${broken.event.error}`, [evidenceOf(broken.source, broken.event, "failed")]);
+      const [reset] = calls(runs, "on_session_reset");
+      if (!reset) return indeterminate("the lifecycle probe did not reach the reset");
+      const state = reset.event.stateAfter;
+      const left = (["last_prompt_tokens", "last_completion_tokens", "last_total_tokens", "compression_count"] as const).filter((key) => state[key] !== 0);
+      if (left.length > 0) return fail(`after on_session_reset: ${left.map((key) => `${key} = ${state[key]}`).join(", ")}`, [evidenceOf(reset.source, reset.event, "state after reset")]);
+      return pass(`${all.length} lifecycle calls succeeded; reset zeroed the counters`);
+    },
+  },
+  {
+    id: "THR-1/no-context-affinity",
+    rule: "THR-1",
+    level: "MUST",
+    title: "calls from other async contexts behave exactly as calls from the session's own",
+    scenarios: [],
+    probes: ["async-contexts"],
+    evaluate(runs) {
+      const all = allCalls(runs);
+      const broken = all.find((c) => failed(c.event.resultKind));
+      if (broken) return fail(`${broken.event.hook} (${String(broken.detail["case"] ?? "")}) threw: ${broken.event.error}`, [evidenceOf(broken.source, broken.event, "failed")]);
+      const compresses = calls(runs, "compress");
+      const baseline = compresses.find((c) => c.detail["case"] === "baseline");
+      if (!baseline) return indeterminate("the baseline compress was not recorded");
+      const expected = canonicalJson(baseline.detail["output"] ?? null);
+      const others = compresses.filter((c) => c !== baseline);
+      const differing = others.find((c) => canonicalJson(c.detail["output"] ?? null) !== expected);
+      if (differing) {
+        return fail(`compress from a ${String(differing.detail["case"])} answered differently from the same call in the session's own context`, [
+          evidenceOf(baseline.source, baseline.event, "baseline"),
+          evidenceOf(differing.source, differing.event, String(differing.detail["case"])),
+        ]);
+      }
+      return others.length > 0 ? pass(`${others.length} calls from other contexts matched the baseline`) : indeterminate("no call from another context was recorded");
+    },
+  },
+  {
+    id: "THR-2/session-isolation",
+    rule: "THR-2",
+    level: "MUST",
+    title: "one engine shared by concurrent sessions never fails on interleaving and never shows one session's content in another's output",
+    scenarios: ["concurrent-sessions"],
+    probes: ["shared-sessions"],
+    evaluate(runs) {
+      const evidence: Evidence[] = [];
+      let looked = 0;
+      for (const run of runs) {
+        const canaries = canariesOf(run);
+        for (const event of run.trace) {
+          if (event.type === "engine-call" && failed(event.resultKind) && run.scenario === null) {
+            return fail(`${event.hook} threw while sessions interleaved: ${event.error}`, [evidenceOf(run.source, event, "failed")]);
+          }
+          const session = event.session;
+          const text = session === null ? null : outputText(event);
+          if (text === null || session === null) continue;
+          looked++;
+          for (const match of text.matchAll(PROBE_CANARY)) {
+            if (match[1] !== session.toUpperCase()) evidence.push(evidenceOf(run.source, event, `${match[0]} in session ${session}`));
+          }
+          for (const canary of canaries) {
+            if (canary.session !== session && text.includes(canary.token)) evidence.push(evidenceOf(run.source, event, `${canary.token} of ${canary.session} in session ${session}`));
+          }
+        }
+      }
+      if (evidence.length > 0) return fail(`content of one session appeared in another's output (${evidence[0]!.note})`, evidence);
+      return looked > 0 ? pass(`${looked} outputs free of other sessions' canaries`) : indeterminate("no session output recorded");
+    },
+  },
+  {
+    id: "THR-4/nothing-published-after-timeout",
+    rule: "THR-4",
+    level: "MUST",
+    title: "after a host timeout the engine has written nothing durable outside the commit",
+    scenarios: [],
+    probes: ["discarded-pass"],
+    evaluate(runs) {
+      const [pass_] = calls(runs, "compress", (d) => d["case"] === "discarded");
+      if (!pass_ || !("after" in pass_.detail)) return indeterminate("the discarded pass did not settle");
+      const before = pass_.detail["before"] as Record<string, string>;
+      const after = pass_.detail["after"] as Record<string, string>;
+      const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((path) => before[path] !== after[path]).sort();
+      if (changed.length > 0) return fail(`the discarded pass changed ${changed.length} sandbox file(s): ${changed.slice(0, 5).join(", ")}`, [evidenceOf(pass_.source, pass_.event, "sandbox snapshot before and after")]);
+      return pass(`sandbox unchanged (${Object.keys(after).length} files) after a discarded pass`);
+    },
+  },
+];

@@ -1,0 +1,99 @@
+import type { Message, ToolCall } from "../../contract/types.ts";
+
+/** A tiny seeded generator (mulberry32): probes must give the same inputs for the same seed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = [
+  "deploy", "cluster", "schema", "latency", "invoice", "parser", "gateway", "cache", "ledger", "widget",
+  "migration", "tenant", "router", "bucket", "replica", "token", "budget", "shard", "queue", "backlog",
+];
+
+export interface ConversationShape {
+  turns: number;
+  /** Words per user or assistant text. */
+  words: number;
+  /** Every `toolEvery`-th turn makes tool calls (0 = never). */
+  toolEvery?: number;
+  /** Calls per tool batch (>1 = a parallel batch). */
+  batch?: number;
+  /** How provider ids are made: unique, one constant id, or reused per call position across turns. */
+  ids?: "unique" | "constant" | "reused";
+  /** Characters of each tool result. */
+  resultChars?: number;
+  /** Give rows a message_uid (and tool-call uids). */
+  uids?: boolean;
+  /** Facts planted in user messages: turn index → text appended. */
+  facts?: Record<number, string>;
+  systemPrompt?: string;
+}
+
+export const PROBE_SYSTEM_PROMPT = "You are a careful coding assistant. Answer briefly and cite the files you touch.";
+
+/** A deterministic uid: 32 lowercase hex, from a tag and a number. */
+export function probeUid(tag: string, n: number): string {
+  let hash = 2166136261;
+  const text = `${tag}:${n}`;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619) >>> 0;
+  const head = hash.toString(16).padStart(8, "0");
+  return (head + n.toString(16).padStart(8, "0")).repeat(2).slice(0, 32);
+}
+
+/** A chat transcript in OpenAI format, built from the seed and the shape. */
+export function buildConversation(seed: number, shape: ConversationShape, tag = "c"): Message[] {
+  const random = seededRandom(seed);
+  const text = (count: number) => Array.from({ length: count }, () => WORDS[Math.floor(random() * WORDS.length)]!).join(" ");
+  let uidCounter = 0;
+  const stamp = (message: Message): Message => (shape.uids === false ? message : { ...message, message_uid: probeUid(tag, uidCounter++) });
+  const messages: Message[] = [stamp({ role: "system", content: shape.systemPrompt ?? PROBE_SYSTEM_PROMPT })];
+  let callCounter = 0;
+  for (let turn = 0; turn < shape.turns; turn++) {
+    const fact = shape.facts?.[turn];
+    messages.push(stamp({ role: "user", content: `Turn ${turn}: ${text(shape.words)}${fact ? ` ${fact}` : ""}` }));
+    if (shape.toolEvery && turn % shape.toolEvery === shape.toolEvery - 1) {
+      const batch = shape.batch ?? 1;
+      const calls: ToolCall[] = [];
+      for (let position = 0; position < batch; position++) {
+        const id =
+          shape.ids === "constant" ? "call_0" : shape.ids === "reused" ? `call_${position.toString(16).padStart(12, "0")}` : `call_${turn}_${position}_${callCounter++}`;
+        calls.push({ id, type: "function", function: { name: "read_file", arguments: JSON.stringify({ path: `src/${text(1)}.ts`, line: turn }) } });
+      }
+      const assistant = stamp({ role: "assistant", content: null, tool_calls: calls });
+      messages.push(assistant);
+      for (const call of calls) {
+        const body = text(Math.max(1, Math.floor((shape.resultChars ?? 200) / 7)));
+        messages.push(stamp({ role: "tool", tool_call_id: call.id, content: body }));
+      }
+    }
+    messages.push(stamp({ role: "assistant", content: `Answer ${turn}: ${text(shape.words)}` }));
+  }
+  return messages;
+}
+
+/** Every provider tool-call id of a list, counted. */
+export function toolCallIdCounts(messages: readonly Message[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const message of messages) {
+    for (const call of message.tool_calls ?? []) counts.set(call.id, (counts.get(call.id) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** True when some provider tool-call id occurs more than once (TCU-3 territory). */
+export function hasRepeatedToolCallIds(messages: readonly Message[]): boolean {
+  for (const count of toolCallIdCounts(messages).values()) if (count > 1) return true;
+  return false;
+}
+
+/** A deep copy through JSON: what the probe hands an engine, and what it records. */
+export function jsonCopy<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}

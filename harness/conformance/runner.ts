@@ -1,0 +1,135 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ContextEngine } from "../contract/context-engine.ts";
+import type { Scenario } from "../../scenarios/format.ts";
+import { TraceRecorder } from "../trace/recorder.ts";
+import type { Trace } from "../trace/events.ts";
+import { PROBES } from "./probes/index.ts";
+import type { Check, CheckResult, CheckRun, Outcome } from "./types.ts";
+
+/** The engine a certification runs: how to make fresh instances, and what it is called. */
+export interface EngineUnderTest {
+  name: string;
+  version: string | null;
+  /** The name it was selected by (REG-5 compares). */
+  selectedName: string;
+  createFresh(): Promise<ContextEngine>;
+}
+
+export type ScenarioBuilder = (name: string, seed: number) => Scenario;
+export type ScenarioPlayer = (scenario: Scenario, engine: ContextEngine, options: { home: string; recorder: TraceRecorder }) => Promise<{ trace: Trace }>;
+
+export interface RunnerOptions {
+  seed: number;
+  /** Limit of one scenario play or probe run, in ms; every check reading it times out with it. */
+  timeoutMs?: number;
+  /** Where sandbox directories are made (default: the OS temp dir). */
+  sandboxRoot?: string;
+  /** Plays catalogue scenarios; without it, checks read their probes only. */
+  scenarios?: { build: ScenarioBuilder; play: ScenarioPlayer };
+  /** Called as each check finishes (progress output). */
+  onResult?: (result: CheckResult) => void;
+}
+
+export const DEFAULT_RUN_TIMEOUT_MS = 20_000;
+
+type SourceOutcome = { ok: true; run: CheckRun; durationMs: number } | { ok: false; outcome: Extract<Outcome, "error" | "timeout">; message: string; durationMs: number };
+
+/** A source is a scenario or a probe, played once per engine and seed and shared by every check that names it. */
+export function sourcesOf(check: Check, withScenarios: boolean): string[] {
+  return [...(withScenarios ? check.scenarios.map((name) => `scenario:${name}`) : []), ...check.probes.map((id) => `probe:${id}`)];
+}
+
+/**
+ * Runs checks against one engine: every scenario and probe the checks name is played once on a
+ * fresh engine in its own sandbox, then each check evaluates the recorded traces. A hang, throw or
+ * crash becomes that check's outcome; the run goes on.
+ */
+export async function runChecks(engine: EngineUnderTest, checks: readonly Check[], options: RunnerOptions): Promise<CheckResult[]> {
+  const sandboxRoot = mkdtempSync(join(options.sandboxRoot ?? tmpdir(), "ctxbench-certify-"));
+  const played = new Map<string, Promise<SourceOutcome>>();
+  const results: CheckResult[] = [];
+  try {
+    for (const check of checks) {
+      const sources = sourcesOf(check, options.scenarios !== undefined);
+      const outcomes: SourceOutcome[] = [];
+      let sourceMs = 0;
+      for (const source of sources) {
+        let pending = played.get(source);
+        const firstUse = pending === undefined;
+        if (!pending) {
+          pending = playSource(source, engine, options, sandboxRoot);
+          played.set(source, pending);
+        }
+        const outcome = await pending;
+        if (firstUse) sourceMs += outcome.durationMs;
+        outcomes.push(outcome);
+      }
+      const result = evaluateCheck(check, outcomes, sources, sourceMs);
+      results.push(result);
+      options.onResult?.(result);
+    }
+  } finally {
+    rmSync(sandboxRoot, { recursive: true, force: true });
+  }
+  return results;
+}
+
+function evaluateCheck(check: Check, outcomes: SourceOutcome[], sources: string[], sourceMs: number): CheckResult {
+  const base = { id: check.id, rule: check.rule, level: check.level, title: check.title, sources };
+  const broken = outcomes.find((outcome): outcome is Extract<SourceOutcome, { ok: false }> => !outcome.ok);
+  if (broken) return { ...base, outcome: broken.outcome, message: broken.message, evidence: [], durationMs: sourceMs };
+  const started = performance.now();
+  try {
+    const evaluation = check.evaluate(outcomes.map((outcome) => (outcome as Extract<SourceOutcome, { ok: true }>).run));
+    const result: CheckResult = { ...base, outcome: evaluation.outcome, message: evaluation.message, evidence: evaluation.evidence, durationMs: sourceMs + performance.now() - started };
+    if (evaluation.skipReason !== undefined) result.skipReason = evaluation.skipReason;
+    return result;
+  } catch (error) {
+    return { ...base, outcome: "error", message: `evaluating the check failed: ${describe(error)}`, evidence: [], durationMs: sourceMs + performance.now() - started };
+  }
+}
+
+async function playSource(source: string, engine: EngineUnderTest, options: RunnerOptions, sandboxRoot: string): Promise<SourceOutcome> {
+  const started = performance.now();
+  const home = mkdtempSync(join(sandboxRoot, `${source.replace(/[^a-z0-9-]/gi, "_")}-`));
+  const recorder = new TraceRecorder();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+  });
+  try {
+    const work = runSource(source, engine, options, home, recorder);
+    // A run abandoned at its deadline may still reject later; that rejection is expected.
+    work.catch(() => undefined);
+    const winner = await Promise.race([work, deadline]);
+    const durationMs = performance.now() - started;
+    if (winner === "timeout") return { ok: false, outcome: "timeout", message: `${source} did not finish within ${timeoutMs} ms`, durationMs };
+    return { ok: true, run: winner, durationMs };
+  } catch (error) {
+    return { ok: false, outcome: "error", message: `${source} failed: ${describe(error)}`, durationMs: performance.now() - started };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function runSource(source: string, engine: EngineUnderTest, options: RunnerOptions, home: string, recorder: TraceRecorder): Promise<CheckRun> {
+  const [kind, name] = source.split(/:(.*)/s) as [string, string];
+  const instance = await engine.createFresh();
+  if (kind === "scenario") {
+    if (!options.scenarios) throw new Error("scenarios are not enabled for this run");
+    const scenario = options.scenarios.build(name, options.seed);
+    const { trace } = await options.scenarios.play(scenario, instance, { home, recorder });
+    return { source, seed: options.seed, scenario, trace };
+  }
+  const probe = PROBES.get(name);
+  if (!probe) throw new Error(`unknown probe "${name}"`);
+  await probe.run(instance, { createEngine: () => engine.createFresh(), selectedName: engine.selectedName, home, recorder, seed: options.seed });
+  return { source, seed: options.seed, scenario: null, trace: recorder.events };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

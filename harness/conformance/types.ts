@@ -1,0 +1,85 @@
+import type { ContextEngine } from "../contract/context-engine.ts";
+import type { Trace, TraceEvent } from "../trace/events.ts";
+import type { TraceRecorder } from "../trace/recorder.ts";
+import type { Scenario } from "../../scenarios/format.ts";
+
+/** RULES.md levels: only MUST decides a verdict. */
+export type Level = "MUST" | "SHOULD";
+
+/** Outcomes of one check (ARCHITECTURE decision 7). */
+export type Outcome = "pass" | "fail" | "error" | "timeout" | "skipped" | "indeterminate";
+export const OUTCOMES: readonly Outcome[] = ["pass", "fail", "error", "timeout", "skipped", "indeterminate"];
+
+/** A trace event that shows why a check decided what it did, with a short note. */
+export interface Evidence {
+  /** Which run of the check the event comes from: a scenario name or `probe:<id>`. */
+  source: string;
+  seq: number;
+  note: string;
+  event: TraceEvent;
+}
+
+/** What a pure evaluation decides. Runner-level outcomes (error, timeout) come from the run itself. */
+export interface Evaluation {
+  outcome: Exclude<Outcome, "error" | "timeout">;
+  message: string;
+  evidence: Evidence[];
+  skipReason?: string;
+}
+
+/** One recorded run a check reads: a played scenario or a probe. */
+export interface CheckRun {
+  /** Scenario name, or `probe:<id>`. */
+  source: string;
+  seed: number;
+  /** The played scenario (canaries, secrets), or null for a probe. */
+  scenario: Scenario | null;
+  trace: Trace;
+}
+
+/** A small deterministic driver that calls the engine's hooks directly through the recorder. */
+export interface ProbeContext {
+  /** A fresh engine (for second instances the probe needs). */
+  createEngine(): Promise<ContextEngine>;
+  /** The name the engine was selected by (config value, plugin directory). */
+  selectedName: string;
+  /** The engine's private sandbox directory for this run. */
+  home: string;
+  recorder: TraceRecorder;
+  seed: number;
+}
+
+export interface Probe {
+  id: string;
+  description: string;
+  run(engine: ContextEngine, context: ProbeContext): Promise<void>;
+}
+
+/** A check is data: its rule, level and the runs it reads, plus a pure evaluation over them. */
+export interface Check {
+  /** Stable id starting with the rule id, e.g. `CMP-2/orphaned-result`; never renumbered. */
+  id: string;
+  rule: string;
+  level: Level;
+  title: string;
+  /** Catalogue scenarios the check reads (played once per engine and seed, shared between checks). */
+  scenarios: readonly string[];
+  /** Probes the check reads (run once per engine and seed, shared between checks). */
+  probes: readonly string[];
+  evaluate(runs: readonly CheckRun[]): Evaluation;
+}
+
+/** The result of one check against one engine. */
+export interface CheckResult {
+  id: string;
+  rule: string;
+  level: Level;
+  title: string;
+  outcome: Outcome;
+  message: string;
+  evidence: Evidence[];
+  durationMs: number;
+  skipReason?: string;
+  /** The runs the check read, for the repro file. */
+  sources: string[];
+}
