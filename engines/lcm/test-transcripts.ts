@@ -53,3 +53,17 @@ export function fillerTurns(count: number, seed = 0, canary?: { turn: number; fa
     reply: `Done with step ${t}. ${filler(seed + t + 100)}`,
   }));
 }
+
+/** The host's turn-level calls for a session's history: on_turn_complete after every turn. */
+export function completeTurns(
+  engine: { on_turn_complete(messages: Message[], usage: null, info: { turn_id: string; task_id: string; api_call_count: number; interrupted: boolean; failed: boolean; turn_exit_reason: null }): unknown },
+  session: string,
+  history: readonly Message[],
+): void {
+  const userIndices = history.flatMap((m, i) => (m.role === "user" ? [i] : []));
+  userIndices.forEach((start, t) => {
+    const end = userIndices[t + 1] ?? history.length;
+    const info = { turn_id: `${session}:task-${t}:0000000${t % 10}`, task_id: `task-${t}`, api_call_count: 1, interrupted: false, failed: false, turn_exit_reason: null };
+    engine.on_turn_complete(structuredClone(history.slice(0, Math.max(end, start + 1))), null, info);
+  });
+}

@@ -1,0 +1,76 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { stripAll } from "../../harness/contract/persistence-fields.ts";
+import type { Message } from "../../harness/contract/types.ts";
+import { validateSequence } from "../../harness/contract/validate.ts";
+import { LcmEngine } from "./index.ts";
+import { RETRIEVAL_MARKER } from "./retrieval.ts";
+import { completeTurns, fillerTurns, transcript, type TurnSpec } from "./test-transcripts.ts";
+
+const FACT = "the deploy key for orion is KX-48213";
+const TAIL_FACT = "the staging password for vega is VX-99120";
+let engine: LcmEngine;
+let compacted: Message[];
+
+/** The request the host would build for the next turn: wire copies of history + the new question. */
+function request(question: string): { request: Message[]; conversation: Message[]; incoming: Message } {
+  const incoming: Message = { role: "user", content: question, message_uid: "f".repeat(32) };
+  const conversation = [...structuredClone(compacted), incoming];
+  return { request: stripAll(structuredClone(conversation)), conversation, incoming };
+}
+
+function select(question: string) {
+  const { request: wire, conversation, incoming } = request(question);
+  const frozen = { wire: structuredClone(wire), conversation: structuredClone(conversation), incoming: structuredClone(incoming) };
+  const selection = engine.select_context(wire, { conversation_messages: conversation, incoming_message: incoming, budget_tokens: 4_000 });
+  // SEL-6: the references are left exactly as they were (and so is the live request).
+  expect({ wire, conversation, incoming }).toEqual(frozen);
+  return { selection, wire };
+}
+
+beforeAll(async () => {
+  engine = new LcmEngine();
+  engine.update_model({ model: "m", context_length: 4_000 });
+  engine.on_session_start("s1", {});
+  const turns = fillerTurns(24, 0, { turn: 2, fact: FACT });
+  turns[23] = { ...(turns[23] as TurnSpec), user: `For the record: ${TAIL_FACT}.` };
+  const history = transcript("s1", turns);
+  completeTurns(engine, "s1", history);
+  compacted = await engine.compress(structuredClone(history));
+  engine.on_session_start("s1", { boundary_reason: "compression", old_session_id: "s1" });
+});
+
+describe("lcm select_context retrieval", () => {
+  it("adds the raw excerpt when the question asks about something only in compacted history", () => {
+    const { selection, wire } = select("What was the deploy key for orion again?");
+    expect(selection).not.toBeNull();
+    const list = selection as Message[];
+    expect(list.length).toBe(wire.length + 1);
+    const retrieval = list.find((m) => String(m.content).startsWith(RETRIEVAL_MARKER)) as Message;
+    expect(String(retrieval.content)).toContain("KX-48213");
+    // It sits right before the question, and the selection is a valid request (SEL-7, SEL-9).
+    expect(list.indexOf(retrieval)).toBe(list.length - 2);
+    expect(list.at(-1)?.content).toBe("What was the deploy key for orion again?");
+    expect(validateSequence(list).filter((f) => f.severity === "error")).toEqual([]);
+  });
+
+  it("returns an equal selection when called again with nothing changed (SEL-8)", () => {
+    const first = select("What was the deploy key for orion again?").selection;
+    const second = select("What was the deploy key for orion again?").selection;
+    expect(second).toEqual(first);
+  });
+
+  it("returns null when nothing compacted matches the question", () => {
+    expect(select("Shall we paint the zeppelin turquoise?").selection).toBeNull();
+  });
+
+  it("returns null when the question is about the fresh tail, still in the active context", () => {
+    expect(compacted.some((m) => String(m.content).includes(TAIL_FACT))).toBe(true);
+    expect(select("What is the staging password for vega?").selection).toBeNull();
+  });
+
+  it("returns null before anything was compacted", () => {
+    const fresh = new LcmEngine();
+    const wire = stripAll(transcript("s9", fillerTurns(3)));
+    expect(fresh.select_context(wire, { conversation_messages: wire, incoming_message: wire.at(-2) ?? null })).toBeNull();
+  });
+});
