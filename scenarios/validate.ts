@@ -31,12 +31,29 @@ export function assertScenario(value: unknown, source = "scenario"): asserts val
   if (problem) throw new ScenarioFormatError(source, problem);
 }
 
+/** Faults after which the turn has no further provider response. */
+const ENDS_THE_TURN: ReadonlySet<string> = new Set(["content-policy", "terminal", "interrupted"]);
+
 /** What the schema cannot say: ids that must resolve, and a schedule that plays every turn once, in order. */
 function crossReferenceProblem(scenario: Scenario): SchemaProblem | null {
   const turnCounts = new Map<string, number>();
   for (const [i, session] of scenario.sessions.entries()) {
     if (turnCounts.has(session.id)) return { path: `$.sessions[${i}].id`, message: `duplicate session id "${session.id}"` };
     turnCounts.set(session.id, session.turns.length);
+  }
+  for (const [i, session] of scenario.sessions.entries()) {
+    for (const [t, turn] of session.turns.entries()) {
+      const last = turn.steps.length - 1;
+      for (const [s, step] of turn.steps.entries()) {
+        if (s < last && step.fault && ENDS_THE_TURN.has(step.fault.kind)) {
+          return { path: `$.sessions[${i}].turns[${t}].steps[${s}].fault`, message: `a ${step.fault.kind} fault ends the turn, so it must be the last step` };
+        }
+      }
+    }
+  }
+  for (const [i, legacy] of (scenario.legacyStore?.sessions ?? []).entries()) {
+    const m = legacy.messages.findIndex((message) => "message_uid" in message);
+    if (m >= 0) return { path: `$.legacyStore.sessions[${i}].messages[${m}].message_uid`, message: "a v30 row has no message_uid column" };
   }
   const createdBy = new Map<string, number>();
   for (const [i, step] of scenario.schedule.entries()) {

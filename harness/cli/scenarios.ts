@@ -1,0 +1,188 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import Table from "cli-table3";
+import type { Argv, CommandModule } from "yargs";
+import {
+  buildScenario,
+  DEFAULT_CONTEXT_LENGTH,
+  DEFAULT_SEED,
+  generateScenario,
+  ImportError,
+  importScenarios,
+  INTERLEAVE_MODES,
+  listScenarios,
+  scenarioToJson,
+  TOOL_CALL_ID_STYLES,
+  UnknownScenarioError,
+  type InterleaveMode,
+  type Scenario,
+  type ToolCallIdStyle,
+} from "../../scenarios/index.ts";
+import { UsageError } from "./errors.ts";
+import type { CliIo } from "./io.ts";
+
+/** `ctxbench scenarios list|show|generate|import`: the scenario catalogue and its inputs. */
+export function scenariosCommand(io: CliIo): CommandModule<object, object> {
+  return {
+    command: "scenarios <command>",
+    describe: "List, show, generate and import the seeded scenarios engines are run against",
+    builder: (yargs: Argv) =>
+      yargs
+        .command(listCommand(io))
+        .command(showCommand(io))
+        .command(generateCommand(io))
+        .command(importCommand(io))
+        .demandCommand(1, "Name a scenarios command: list, show, generate or import.")
+        .example("ctxbench scenarios list", "the catalogue with the rules each scenario exercises")
+        .example("ctxbench scenarios show basic --seed 7", "the scenario JSON for seed 7")
+        .example("ctxbench scenarios generate --turns 200 --id-style deterministic", "an ad-hoc scenario")
+        .example("ctxbench scenarios import state.db --out scenarios-in", "one scenario per recorded session"),
+    handler: () => undefined,
+  };
+}
+
+function listCommand(io: CliIo): CommandModule<object, { json: boolean }> {
+  return {
+    command: "list",
+    describe: "The catalogue: each scenario's name, description and the rule IDs it exercises",
+    builder: (y) => y.option("json", { type: "boolean", default: false, describe: "Print a JSON array instead of a table" }),
+    handler: (args) => {
+      const infos = listScenarios();
+      if (args.json) {
+        io.stdout(`${JSON.stringify(infos, null, 2)}\n`);
+        return;
+      }
+      const table = new Table({ head: ["scenario", "rules", "description"], colWidths: [24, 26, 56], wordWrap: true, style: io.isTty ? { head: ["cyan"] } : { head: [], border: [] } });
+      for (const info of infos) table.push([info.name, info.rules.join(" "), info.description]);
+      io.stdout(`${table.toString()}\n`);
+    },
+  };
+}
+
+function showCommand(io: CliIo): CommandModule<object, { name: string; seed: number }> {
+  return {
+    command: "show <name>",
+    describe: "Print a catalogue scenario as JSON (the same name and seed always give the same bytes)",
+    builder: (y) =>
+      y
+        .positional("name", { type: "string", demandOption: true, describe: "A name from `ctxbench scenarios list`" })
+        .option("seed", { type: "number", default: DEFAULT_SEED, describe: "Seed of the generator" }),
+    handler: (args) => {
+      const seed = integerOption("--seed", args.seed);
+      let scenario: Scenario;
+      try {
+        scenario = buildScenario(args.name, seed);
+      } catch (error) {
+        if (error instanceof UnknownScenarioError) throw new UsageError(error.message);
+        throw error;
+      }
+      io.stdout(scenarioToJson(scenario));
+    },
+  };
+}
+
+interface GenerateArgs {
+  turns: number;
+  sessions: number;
+  "tool-output-bytes": number;
+  "id-style": string;
+  "calls-per-step": number;
+  interleave: string;
+  "context-length": number;
+  seed: number;
+}
+
+function generateCommand(io: CliIo): CommandModule<object, GenerateArgs> {
+  return {
+    command: "generate",
+    describe: "Print an ad-hoc coding-agent scenario as JSON",
+    builder: (y) =>
+      y
+        .option("turns", { type: "number", default: 24, describe: "Turns per session" })
+        .option("sessions", { type: "number", default: 1, describe: "Sessions, interleaved on one engine" })
+        .option("tool-output-bytes", { type: "number", default: 2000, describe: "Mean size of a tool output (each is 0.5–1.5× this)" })
+        .option("id-style", {
+          type: "string",
+          default: "unique",
+          choices: [...TOOL_CALL_ID_STYLES],
+          describe: "Tool-call ids: unique provider ids, deterministic call_<12hex>, one constant id, or call_0.. per response",
+        })
+        .option("calls-per-step", { type: "number", default: 1, describe: "Most tool calls in one response (above 1: parallel batches)" })
+        .option("interleave", { type: "string", default: "round-robin", choices: [...INTERLEAVE_MODES], describe: "How sessions interleave" })
+        .option("context-length", { type: "number", default: DEFAULT_CONTEXT_LENGTH, describe: "The model's context window in tokens" })
+        .option("seed", { type: "number", default: DEFAULT_SEED, describe: "Seed of the generator" }),
+    handler: (args) => {
+      const maxCalls = positive("--calls-per-step", args["calls-per-step"]);
+      const scenario = generateScenario({
+        turns: nonNegative("--turns", args.turns),
+        sessions: positive("--sessions", args.sessions),
+        toolOutputBytes: nonNegative("--tool-output-bytes", args["tool-output-bytes"]),
+        idStyle: args["id-style"] as ToolCallIdStyle,
+        callsPerStep: [1, maxCalls],
+        interleave: args.interleave as InterleaveMode,
+        contextLength: positive("--context-length", args["context-length"]),
+        seed: integerOption("--seed", args.seed),
+      });
+      io.stdout(scenarioToJson(scenario));
+    },
+  };
+}
+
+function importCommand(io: CliIo): CommandModule<object, { file: string; out: string | undefined; model: string | undefined; "context-length": number }> {
+  return {
+    command: "import <file>",
+    describe:
+      "Turn recorded sessions into scenarios: an OpenAI-format message list (JSON array or JSONL), a ctxbench session export, or a Hermes-style SQLite store (schema v30/v31). One scenario per session; without --out, one JSON scenario per line on stdout",
+    builder: (y) =>
+      y
+        .positional("file", { type: "string", demandOption: true, describe: "The file to import" })
+        .option("out", { type: "string", describe: "Write imported-<session>.json files into this directory" })
+        .option("model", { type: "string", describe: "Model name when the source records none" })
+        .option("context-length", { type: "number", default: DEFAULT_CONTEXT_LENGTH, describe: "The model's context window in tokens" }),
+    handler: (args) => {
+      const file = resolve(io.cwd, args.file);
+      let scenarios: Scenario[];
+      try {
+        scenarios = importScenarios(file, { contextLength: positive("--context-length", args["context-length"]), ...(args.model ? { model: args.model } : {}) });
+      } catch (error) {
+        if (error instanceof ImportError) throw new UsageError(error.message);
+        throw error;
+      }
+      if (args.out === undefined) {
+        for (const scenario of scenarios) io.stdout(scenarioToJson(scenario));
+        return;
+      }
+      const dir = resolve(io.cwd, args.out);
+      mkdirSync(dir, { recursive: true });
+      const used = new Set<string>();
+      for (const scenario of scenarios) {
+        const path = join(dir, uniqueFileName(scenario.sessions[0]!.id, used));
+        writeFileSync(path, scenarioToJson(scenario));
+        io.stdout(`${path}\n`);
+      }
+    },
+  };
+}
+
+function uniqueFileName(sessionId: string, used: Set<string>): string {
+  const stem = `imported-${sessionId.replace(/[^A-Za-z0-9._-]+/g, "_")}`;
+  let name = `${stem}.json`;
+  for (let n = 2; used.has(name); n++) name = `${stem}-${n}.json`;
+  used.add(name);
+  return name;
+}
+
+function integerOption(flag: string, value: number): number {
+  if (!Number.isSafeInteger(value)) throw new UsageError(`${flag} must be an integer, got ${value}`);
+  return value;
+}
+
+function nonNegative(flag: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw new UsageError(`${flag} must be a whole number >= 0, got ${value}`);
+  return value;
+}
+
+function positive(flag: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} must be a whole number >= 1, got ${value}`);
+  return value;
+}

@@ -1,0 +1,26 @@
+/** Input an import cannot use; names the file and the line or row that failed. */
+export class ImportError extends Error {
+  constructor(
+    readonly file: string,
+    readonly where: string | null,
+    detail: string,
+  ) {
+    super(`${file}${where ? `: ${where}` : ""}: ${detail}`);
+    this.name = "ImportError";
+  }
+}
+
+/** A message as read from the input, with where it came from (for errors). */
+export interface SourcedMessage {
+  /** "line 12", "message 3", "messages row 41". */
+  where: string;
+  value: unknown;
+}
+
+/** One session of the input, in conversation order. */
+export interface SourcedSession {
+  id: string;
+  messages: SourcedMessage[];
+  model?: string;
+  systemPrompt?: string;
+}
