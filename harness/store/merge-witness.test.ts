@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Message } from "../contract/types.ts";
+import type { Message, MessageContent } from "../contract/types.ts";
 import {
   INFLIGHT_TASK_HEADER,
   mergeAdjacentUserTurns,
@@ -58,8 +58,8 @@ describe("merges keep the first uid and record the rest (UID-5)", () => {
     ["multimodal on both sides", [{ type: "text", text: "x" }], [{ type: "text", text: "y" }]],
   ] as const)("records no witness when an assistant fold discards text (%s)", (_case, first, second) => {
     const messages: Message[] = [
-      { role: "assistant", content: structuredClone(first) as Message["content"], message_uid: A },
-      { role: "assistant", content: structuredClone(second) as Message["content"], message_uid: B },
+      { role: "assistant", content: structuredClone(first) as MessageContent, message_uid: A },
+      { role: "assistant", content: structuredClone(second) as MessageContent, message_uid: B },
     ];
     repairAlternation(messages);
     expect(messages).toHaveLength(1);
