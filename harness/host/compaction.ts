@@ -24,6 +24,9 @@ export interface PassResult {
   tokensAfter: number | null;
 }
 
+/** How long the host waits, after aborting, for a timed-out engine's work to settle (upstream's worker grace). */
+export const SETTLE_GRACE_MS = 5000;
+
 type Settled = { kind: "done"; outcome: HookOutcome; async: boolean } | { kind: "timeout" };
 
 /**
@@ -142,15 +145,16 @@ async function settleWithTimeout(
     (error: unknown): HookOutcome => ({ ok: false, error }),
   );
   const timeoutMs = runtime.settings.compactionTimeoutMs;
+  const graceMs = Math.max(SETTLE_GRACE_MS, timeoutMs);
   if (forced) {
     controller.abort();
-    await raceTimer(work, timeoutMs);
+    await raceTimer(work, graceMs);
     return { kind: "timeout" };
   }
   const first = await raceTimer(work, timeoutMs);
   if (first !== "timeout") return { kind: "done", outcome: first, async: true };
   controller.abort();
-  await raceTimer(work, timeoutMs);
+  await raceTimer(work, graceMs);
   return { kind: "timeout" };
 }
 

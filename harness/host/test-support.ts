@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ContextEngine } from "../contract/context-engine.ts";
 import type { CompressOptions, Message, Usage } from "../contract/types.ts";
+import type { TraceEvent } from "../trace/events.ts";
 import type { Scenario, ScenarioTurn } from "../../scenarios/format.ts";
 
 /** Helpers for the host's tests: real temp directories, a small configurable engine, scenario builders. */
@@ -61,4 +62,16 @@ export function scenario(turns: ScenarioTurn[], extra: Partial<Scenario> = {}): 
     secrets: [],
     ...extra,
   };
+}
+
+/** Events of one type from a trace, typed. */
+export function eventsOf<T extends TraceEvent["type"]>(trace: readonly TraceEvent[], type: T): Array<Extract<TraceEvent, { type: T }>> {
+  return trace.filter((event): event is Extract<TraceEvent, { type: T }> => event.type === type);
+}
+
+/** Hooks called, in order, optionally for one session. */
+export function hookOrder(trace: readonly TraceEvent[], session?: string): string[] {
+  return eventsOf(trace, "engine-call")
+    .filter((event) => session === undefined || event.session === session)
+    .map((event) => event.hook);
 }
