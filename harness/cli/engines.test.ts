@@ -89,6 +89,25 @@ describe("ctxbench engines list", () => {
     });
   }
 
+  it("with --load, reports whether each engine imports and the name it reports", async () => {
+    const cwd = await scratch({
+      "p/broken/plugin.yaml": "name: broken\n",
+      "p/broken/index.js": 'throw new Error("cannot start");\n',
+      "p/empty/plugin.yaml": "name: empty\n",
+      "p/empty/index.mjs": "export const nothing = 0;\n",
+    });
+    const io = memoryIo(cwd);
+    expect(await runCli(["engines", "list", "--plugins", "p", join(FIXTURE_USER), "--json", "--load"], io)).toBe(0);
+    const { engines } = JSON.parse(io.out()) as { engines: Array<Listed & { load: unknown }> };
+    const byName = Object.fromEntries(engines.map((e) => [e.name, e.load]));
+    expect(byName["broken"]).toEqual({ ok: false, engineName: null, error: `${join(cwd, "p/broken/index.js")}: failed to import: cannot start` });
+    expect(byName["empty"]).toMatchObject({ ok: false, error: expect.stringContaining("exports neither register(ctx) nor a ContextEngine subclass") });
+    expect(byName["ts-engine"]).toEqual({ ok: true, engineName: "ts-engine", error: null });
+    const table = memoryIo(cwd);
+    await runCli(["engines", "list", "--plugins", "p", "--load"], table);
+    expect(table.out()).toMatch(/│ broken .*│ no: /);
+  });
+
   it("demands an action", async () => {
     const io = memoryIo(FIXTURES);
     expect(await runCli(["engines"], io)).toBe(2);

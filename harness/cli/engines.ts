@@ -2,12 +2,22 @@ import Table from "cli-table3";
 import { relative, isAbsolute } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { scanPluginRoots } from "../plugins/discover.ts";
+import { importPluginModule, instanceFromModule } from "../plugins/instantiate.ts";
 import type { DiscoveredEngine } from "../plugins/types.ts";
+import { firstLine } from "../plugins/yaml-file.ts";
 import type { CliIo } from "./io.ts";
 
 interface ListArgs {
   plugins?: string[] | undefined;
   json?: boolean | undefined;
+  load?: boolean | undefined;
+}
+
+/** With --load: whether the entry module imports and yields an engine, and that engine's own name (REG-5). */
+export interface LoadCheck {
+  ok: boolean;
+  engineName: string | null;
+  error: string | null;
 }
 
 /** `ctxbench engines list`: every engine that `--engine NAME` or `context.engine` could select. */
@@ -24,8 +34,10 @@ export function enginesCommand(io: CliIo): CommandModule<object, any> {
             sub
               .option("plugins", { type: "string", array: true, describe: "Another directory holding plugin directories (repeatable)" })
               .option("json", { type: "boolean", default: false, describe: "Print JSON for machines instead of a table" })
+              .option("load", { type: "boolean", default: false, describe: "Also import each engine and report whether it loads and its name" })
               .example("$0 engines list --plugins ./my-plugins", "Also list the plugins under ./my-plugins")
-              .example("$0 engines list --json", "Print { engines, shadowed } as JSON"),
+              .example("$0 engines list --json", "Print { engines, shadowed } as JSON")
+              .example("$0 engines list --plugins ./my-plugins --load", "Check that each plugin imports and yields an engine"),
           handler: async (args: ListArgs) => listEngines(io, args),
         })
         .demandCommand(1, "Name an action: list."),
@@ -35,11 +47,13 @@ export function enginesCommand(io: CliIo): CommandModule<object, any> {
 
 async function listEngines(io: CliIo, args: ListArgs): Promise<void> {
   const { engines, shadowed } = await scanPluginRoots({ cwd: io.cwd, pluginDirs: args.plugins ?? [] });
+  const checks = args.load ? await Promise.all(engines.map(checkLoad)) : null;
   if (args.json) {
-    io.stdout(`${JSON.stringify({ engines: engines.map(publicFields), shadowed: shadowed.map(publicFields) }, null, 2)}\n`);
+    const listed = engines.map((engine, i) => (checks ? { ...publicFields(engine), load: checks[i] } : publicFields(engine)));
+    io.stdout(`${JSON.stringify({ engines: listed, shadowed: shadowed.map(publicFields) }, null, 2)}\n`);
     return;
   }
-  io.stdout(renderEnginesTable(engines, io));
+  io.stdout(renderEnginesTable(engines, io, checks));
   for (const hidden of shadowed) {
     io.stderr(`warning: ${hidden.directory} is hidden by the engine "${hidden.name}" found earlier (bundled engines win a name clash)\n`);
   }
@@ -52,20 +66,33 @@ export function publicFields(engine: DiscoveredEngine): Pick<DiscoveredEngine, "
 }
 
 /** A table of engines; coloured only on a terminal without NO_COLOR. */
-export function renderEnginesTable(engines: readonly DiscoveredEngine[], io: CliIo): string {
+export function renderEnginesTable(engines: readonly DiscoveredEngine[], io: CliIo, checks: readonly LoadCheck[] | null = null): string {
   if (engines.length === 0) return "No context engines found.\n";
   const colour = io.isTty && !io.env["NO_COLOR"];
   const table = new Table({
-    head: ["Name", "Version", "Bundled", "Description", "Directory"],
+    head: ["Name", "Version", "Bundled", "Description", "Directory", ...(checks ? ["Loads"] : [])],
     style: colour ? { head: ["cyan"], border: ["grey"] } : { head: [], border: [] },
     // Fixed widths for the free-text columns keep the table inside a terminal; the rest size themselves.
-    colWidths: [null, null, null, 48, null] as unknown as number[],
+    colWidths: [null, null, null, 48, null, ...(checks ? [30] : [])] as unknown as number[],
     wordWrap: true,
   });
-  for (const engine of engines) {
-    table.push([engine.name, engine.version ?? "-", engine.bundled ? "yes" : "no", engine.description, displayPath(engine.directory, io.cwd)]);
-  }
+  engines.forEach((engine, i) => {
+    const row = [engine.name, engine.version ?? "-", engine.bundled ? "yes" : "no", engine.description, displayPath(engine.directory, io.cwd)];
+    const check = checks?.[i];
+    if (check) row.push(check.ok ? `yes (name "${check.engineName}")` : `no: ${check.error}`);
+    table.push(row);
+  });
   return `${table.toString()}\n`;
+}
+
+async function checkLoad(engine: DiscoveredEngine): Promise<LoadCheck> {
+  try {
+    const module = await importPluginModule(engine.entry);
+    const { engine: instance } = await instanceFromModule(module, engine.entry);
+    return { ok: true, engineName: String(instance.name), error: null };
+  } catch (error) {
+    return { ok: false, engineName: null, error: firstLine(error) };
+  }
 }
 
 function displayPath(directory: string, cwd: string): string {
