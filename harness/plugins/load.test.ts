@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { UsageError } from "../cli/errors.ts";
 import { ContextEngine, isContextEngine, overridesHook } from "../contract/context-engine.ts";
+import { BUNDLED_ROOT } from "./discover.ts";
 import { loadEngine } from "./load.ts";
 import type { LoadEngineOptions } from "./types.ts";
 import { engineSource, FIXTURE_BUNDLED, FIXTURE_GENERAL, FIXTURE_USER, FIXTURES, scratchTree } from "./test-support.ts";
@@ -258,6 +259,15 @@ describe("fallback to the built-in compressor (REG-4)", () => {
     const error = await rejection(loadEngine({ ...withUser, name: "nonexistent", strict: true }));
     expect(error).toBeInstanceOf(UsageError);
     expect(error.message).toBe('context engine "nonexistent" not found');
+  });
+
+  it("falls back to the real bundled compressor of this package", async () => {
+    const cwd = await scratch({ "config.yaml": "context:\n  engine: not-installed\n" });
+    const loaded = await loadEngine({ cwd });
+    expect(loaded).toMatchObject({ name: "compressor", selected: "not-installed", source: "fallback", directory: join(BUNDLED_ROOT, "compressor") });
+    expect(loaded.engine.name).toBe("compressor");
+    expect(isContextEngine(loaded.engine)).toBe(true);
+    expect((await loadEngine({ cwd: FIXTURES })).source).toBe("bundled");
   });
 
   it("is an internal error when the built-in compressor itself is missing", async () => {
