@@ -2,6 +2,7 @@ import type { CommandModule } from "yargs";
 import type { CliIo } from "./io.ts";
 import { enginesCommand } from "./engines.ts";
 import { mainJobCommand } from "./main-job.ts";
+import { reportCommand } from "./report.ts";
 import { scenariosCommand } from "./scenarios.ts";
 
 /** A command gets the io at construction so it can be run without a process. */
@@ -11,5 +12,6 @@ export type CommandFactory = (io: CliIo) => CommandModule<object, any>;
 export const commandFactories: CommandFactory[] = [
   enginesCommand,
   mainJobCommand,
+  reportCommand,
   scenariosCommand,
 ];

@@ -1,0 +1,71 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import type { Argv, CommandModule } from "yargs";
+import { reporters, REPORT_FORMATS, type ReportFormat } from "../../reports/index.ts";
+import { MergeError, mergeResults } from "../../reports/merge.ts";
+import { ResultError, parseResult, type ResultJson } from "../../reports/result.ts";
+import { UsageError } from "./errors.ts";
+import type { CliIo } from "./io.ts";
+
+interface ReportArgs {
+  results: string[];
+  format: ReportFormat;
+  out?: string | undefined;
+  title?: string | undefined;
+}
+
+/** `ctxbench report RESULT.json …`: merge result files and render them in one format. */
+export function reportCommand(io: CliIo): CommandModule<object, any> {
+  return {
+    command: "report <results..>",
+    describe: "Render one or more result JSON files (from certify or bench) as a report",
+    builder: (yargs: Argv) =>
+      yargs
+        .positional("results", { type: "string", array: true, describe: "Result JSON files; several are merged (shards, or certify + bench)" })
+        .option("format", { choices: REPORT_FORMATS, default: "terminal" as ReportFormat, describe: "Output format" })
+        .option("out", { type: "string", describe: "Write the report to this file instead of stdout" })
+        .option("title", { type: "string", describe: "Heading of markdown and html reports" })
+        .example("$0 report result.json", "Tables on the terminal")
+        .example("$0 report certify.json bench.json --format html --out report.html", "One self-contained HTML page with charts")
+        .example("$0 report shard-*.json --format junit --out junit.xml", "Merge shards into JUnit XML for CI")
+        .epilogue("A file that is not JSON or not a valid result exits 2 and names the file and the JSON path of the problem."),
+    handler: (args) => report(io, args as unknown as ReportArgs),
+  };
+}
+
+async function readResult(io: CliIo, file: string): Promise<ResultJson> {
+  let text: string;
+  try {
+    text = await readFile(resolve(io.cwd, file), "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    return parseResult(text);
+  } catch (error) {
+    if (error instanceof ResultError) throw new UsageError(`${file}: ${error.problem.path}: ${error.problem.message}`);
+    throw error;
+  }
+}
+
+async function report(io: CliIo, args: ReportArgs): Promise<void> {
+  const results = [];
+  for (const file of args.results) results.push(await readResult(io, file));
+  let merged: ResultJson;
+  try {
+    merged = mergeResults(...results);
+  } catch (error) {
+    if (error instanceof MergeError) throw new UsageError(`cannot merge ${args.results.join(", ")}: ${error.message}`);
+    throw error;
+  }
+  const color = args.format === "terminal" && !args.out && io.isTty && !io.env["NO_COLOR"];
+  const text = reporters[args.format].render(merged, { color, ...(args.title ? { title: args.title } : {}) });
+  if (!args.out) {
+    io.stdout(text);
+    return;
+  }
+  const path = resolve(io.cwd, args.out);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, text);
+  io.stdout(`wrote ${args.out} (${args.format})\n`);
+}
