@@ -38,11 +38,15 @@ interface Item {
 
 /** Items of one section, deduplicated: the newest occurrence of a text wins. */
 class Pool {
-  readonly items: Item[] = [];
+  items: Item[] = [];
   readonly #seen = new Set<string>();
   chars = 0;
 
-  constructor(readonly limit: number) {}
+  /** With `nested`, a text already contained in a kept item is a duplicate too. */
+  constructor(
+    readonly limit: number,
+    readonly nested = false,
+  ) {}
 
   get full(): boolean {
     return this.chars >= this.limit;
@@ -51,9 +55,20 @@ class Pool {
   add(item: Item): void {
     const key = item.text.toLowerCase();
     if (this.#seen.has(key)) return;
+    if (this.nested && this.items.some((kept) => kept.text.toLowerCase().includes(key))) return;
     this.#seen.add(key);
     this.items.push(item);
     this.chars += item.text.length + 3;
+  }
+
+  remove(text: string): void {
+    const key = text.toLowerCase();
+    if (!this.#seen.delete(key)) return;
+    this.items = this.items.filter((item) => {
+      if (item.text.toLowerCase() !== key) return true;
+      this.chars -= item.text.length + 3;
+      return false;
+    });
   }
 }
 
@@ -90,12 +105,23 @@ export class ExtractiveSummarizer implements Summarizer {
     if (budgetChars === 0) return "";
     const focus = focusMatcher(request.focusTopic);
     const pools = new Map<SectionKey, Pool>(SECTION_ORDER.map((key) => [key, new Pool(budgetChars)]));
-    const focusPool = new Pool(budgetChars);
-    const extractor = new Extractor(pools, focusPool, focus, this.#maxItem);
+    const focusPool = new Pool(budgetChars, true);
+    const previous = readPrevious(request.previousSummary ?? null);
+    const at = Math.max(0, Math.min(request.messages.length, Math.floor(request.previousSummaryAt ?? 0)));
+    // Messages after the previous summary are newer than its items, messages before it older.
+    const orderOf = (index: number) => (index >= at ? index - at : index - at - previous.items.length - 2);
+    const extractor = new Extractor(pools, focusPool, focus, this.#maxItem, orderOf);
+
+    const firstUser = request.messages.findIndex((message) => message.role === "user");
+    const goalIsOlder = firstUser !== -1 && (firstUser < at || previous.goal === null);
+    // When older messages than the previous summary are here, its goal becomes an ordinary ask.
+    const previousItems: Array<[SectionKey, string]> =
+      goalIsOlder && previous.goal !== null ? [["asks", previous.goal], ...previous.items] : previous.items;
+    const goal = goalIsOlder ? firstSentences(messageText(request.messages[firstUser] as Message), this.#maxItem) : previous.goal;
 
     extractor.scan(request.messages, request.signal);
-    extractor.addPrevious(request.previousSummary ?? null);
-    extractor.pinGoal(request.messages, request.previousSummary ?? null);
+    extractor.addPrevious(previousItems);
+    extractor.pinGoal(goal);
     return this.#render(pools, focusPool, request.focusTopic ?? "", budgetChars);
   }
 
@@ -127,12 +153,13 @@ class Extractor {
     readonly focusPool: Pool,
     readonly focus: RegExp | null,
     readonly maxItem: number,
+    readonly orderOf: (index: number) => number,
   ) {}
 
-  #add(key: SectionKey, text: string, order: number, pinned = false): void {
+  #add(key: SectionKey, text: string, order: number): void {
     const clean = condense(redactSecrets(text), this.maxItem);
     if (clean === "") return;
-    const item: Item = pinned ? { text: clean, order, pinned } : { text: clean, order };
+    const item: Item = { text: clean, order };
     if (this.focus && this.focus.test(clean)) this.focusPool.add(item);
     else (this.pools.get(key) as Pool).add(item);
   }
@@ -148,6 +175,7 @@ class Extractor {
       if ((i & 255) === 0) signal?.throwIfAborted();
       if (this.#saturated()) return;
       const message = messages[i] as Message;
+      const order = this.orderOf(i);
       if (message.role === "tool") {
         const id = String(message.tool_call_id ?? "");
         const list = pending.get(id) ?? [];
@@ -158,16 +186,16 @@ class Extractor {
       const text = messageText(message);
       if (message.role === "user") {
         pending = new Map();
-        this.#add("asks", firstSentences(text, this.maxItem), i);
-        this.#fromProse(text, i);
+        this.#add("asks", firstSentences(text, this.maxItem), order);
+        this.#fromProse(text, order);
       } else if (message.role === "assistant") {
         const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
         for (let position = calls.length - 1; position >= 0; position--) {
           const call = calls[position] as ToolCall;
           const result = pending.get(String(call?.id ?? ""))?.pop();
-          this.#fromCall(call, result, i);
+          this.#fromCall(call, result, order);
         }
-        if (text !== "") this.#fromProse(text, i);
+        if (text !== "") this.#fromProse(text, order);
       }
     }
   }
@@ -216,40 +244,46 @@ class Extractor {
     }
   }
 
-  /** A previous summary's items, older than everything in the new messages. */
-  addPrevious(previous: string | null): void {
-    if (!previous) return;
-    const parsed = parseSummary(previous);
-    const all: Array<[SectionKey, string]> = [];
-    for (const key of SECTION_ORDER) for (const item of parsed.sections.get(key) ?? []) all.push([key, item]);
-    for (const item of parsed.focusItems) all.push(["notes", item]);
+  /** A previous summary's items, in time between the messages before and after it. */
+  addPrevious(items: ReadonlyArray<[SectionKey, string]>): void {
     // Newest of the old first, so a full pool keeps the most recent of them.
-    for (let j = all.length - 1; j >= 0; j--) {
-      const [key, text] = all[j] as [SectionKey, string];
-      this.#add(key, text, j - all.length);
+    for (let j = items.length - 1; j >= 0; j--) {
+      const [key, text] = items[j] as [SectionKey, string];
+      this.#add(key, text, j - items.length);
     }
   }
 
-  /** The first ask of the whole conversation states the goal: it is kept ahead of the rest. */
-  pinGoal(messages: readonly Message[], previous: string | null): void {
-    const previousAsks = previous ? parseSummary(previous).sections.get("asks") : undefined;
-    let goal: Item | null = null;
-    if (previousAsks && previousAsks.length > 0) goal = { text: previousAsks[0] as string, order: -1e9 };
-    else {
-      const first = messages.findIndex((message) => message.role === "user");
-      if (first !== -1) goal = { text: firstSentences(messageText(messages[first] as Message), this.maxItem), order: first };
-    }
-    if (!goal) return;
-    const text = condense(redactSecrets(goal.text), this.maxItem);
-    for (const pool of [this.pools.get("asks") as Pool, this.focusPool]) {
-      const existing = pool.items.find((item) => item.text.toLowerCase() === text.toLowerCase());
-      if (existing) {
-        existing.pinned = true;
-        return;
-      }
-    }
-    this.#add("asks", text, goal.order, true);
+  /** The first ask of the whole conversation states the goal: it leads the asks, whatever the budget. */
+  pinGoal(text: string | null): void {
+    if (text === null) return;
+    const clean = condense(redactSecrets(text), this.maxItem);
+    if (clean === "") return;
+    for (const pool of [...this.pools.values(), this.focusPool]) pool.remove(clean);
+    (this.pools.get("asks") as Pool).add({ text: `${GOAL_PREFIX}${clean}`, order: Number.NEGATIVE_INFINITY, pinned: true });
   }
+}
+
+const GOAL_PREFIX = "Goal: ";
+
+/** A previous summary as items in time order, its goal apart. */
+function readPrevious(previous: string | null): { items: Array<[SectionKey, string]>; goal: string | null } {
+  if (!previous) return { items: [], goal: null };
+  const parsed = parseSummary(previous);
+  const items: Array<[SectionKey, string]> = [];
+  let goal: string | null = null;
+  for (const key of SECTION_ORDER) {
+    for (const item of parsed.sections.get(key) ?? []) {
+      if (key === "asks" && goal === null && item.startsWith(GOAL_PREFIX)) goal = item.slice(GOAL_PREFIX.length);
+      else items.push([key, item]);
+    }
+  }
+  for (const item of parsed.focusItems) items.push(["notes", item]);
+  // A summary from elsewhere has no marked goal: its first ask is the best guess.
+  if (goal === null) {
+    const firstAsk = items.findIndex(([key]) => key === "asks");
+    if (firstAsk !== -1) goal = (items.splice(firstAsk, 1)[0] as [SectionKey, string])[1];
+  }
+  return { items, goal };
 }
 
 function firstSentences(text: string, max: number): string {
@@ -321,7 +355,9 @@ function shareOut(pools: Map<SectionKey, Pool>, total: number): Map<SectionKey, 
 function pickAndRender(pool: Pool, heading: string, allowance: number): string | null {
   const headingCost = heading.length + 4;
   if (pool.items.length === 0 || allowance < headingCost + 12) return null;
-  let left = allowance - headingCost;
+  const omission = omittedLine().length + 1;
+  // A section that cannot show everything keeps room to say so.
+  let left = allowance - headingCost - (pool.chars > allowance - headingCost ? omission : 0);
   const ranked = [...pool.items].sort((a, b) => Number(b.pinned ?? false) - Number(a.pinned ?? false) || b.order - a.order);
   const chosen: Item[] = [];
   for (const item of ranked) {
@@ -334,10 +370,8 @@ function pickAndRender(pool: Pool, heading: string, allowance: number): string |
       left = 0;
     }
   }
-  let omitted = pool.items.length - chosen.length;
-  if (omitted > 0 && omittedLine(omitted).length + 1 > left) omitted = 0;
   chosen.sort((a, b) => a.order - b.order);
-  return renderSection({ heading, items: chosen.map((item) => item.text), omitted });
+  return renderSection({ heading, items: chosen.map((item) => item.text), omitted: chosen.length < pool.items.length });
 }
 
 /** A hard stop at the budget, cut at a line end. */

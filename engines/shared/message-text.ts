@@ -85,8 +85,9 @@ export function filesInText(text: string): string[] {
   return files;
 }
 
+// Error reports, not every line that mentions the word: `TypeError: …`, `FAILED`, `exit code 2`.
 const ERROR_LINE =
-  /\b(?:error|exception|traceback|failed|failure|fatal|panic|denied|not found|cannot|can't|segmentation fault|exit (?:code|status) [1-9]\d*)\b/i;
+  /(?:error|exception|fatal|panic)\s*:|\btraceback\b|\bfail(?:ed|ure|s)?\b|\bexit (?:code|status) [1-9]\d*|\bnot found\b|\bpermission denied\b|\bsegmentation fault\b|\bcommand not found\b/i;
 
 /** The first line of a text that reports an error, or null. */
 export function firstErrorLine(text: string): string | null {

@@ -5,6 +5,11 @@ export interface SummaryRequest {
   messages: readonly Message[];
   /** The summary of an earlier pass, to update rather than stack a new one on. */
   previousSummary?: string | null;
+  /**
+   * Where the previous summary sits in time: the index in `messages` of the first message newer
+   * than it. Default 0, every message is newer (messages before it were, e.g., a protected head).
+   */
+  previousSummaryAt?: number;
   /** The topic the user asked to keep (manual `/compress <focus>`). */
   focusTopic?: string | null;
   /** The summary's size budget in (rough) tokens. */

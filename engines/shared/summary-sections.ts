@@ -68,16 +68,17 @@ export function parseSummary(text: string): ParsedSummary {
 export interface RenderedSection {
   heading: string;
   items: string[];
-  omitted: number;
+  /** Were items left out for lack of room? Then a last `- … earlier items omitted` line says so. */
+  omitted: boolean;
 }
 
-/** `## Heading` + `- item` lines; an omitted count becomes a last `- … N earlier items omitted` line. */
+/** `## Heading` + `- item` lines. */
 export function renderSection(section: RenderedSection): string {
   const lines = [`## ${section.heading}`, ...section.items.map((item) => `- ${item}`)];
-  if (section.omitted > 0) lines.push(omittedLine(section.omitted));
+  if (section.omitted) lines.push(omittedLine());
   return lines.join("\n");
 }
 
-export function omittedLine(count: number): string {
-  return `- ${OMITTED_MARK} ${count} earlier item${count === 1 ? "" : "s"} omitted`;
+export function omittedLine(): string {
+  return `- ${OMITTED_MARK} earlier items omitted`;
 }
