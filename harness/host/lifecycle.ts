@@ -1,8 +1,10 @@
 import type { Message } from "../contract/types.ts";
 import type { EngineHook } from "../trace/events.ts";
-import { describeError, isThenable, type HookOutcome } from "../trace/recorder.ts";
+import { describeError, isThenable, type CallContext, type HookOutcome } from "../trace/recorder.ts";
 import { cloneMessages } from "./clone.ts";
 import type { HostRuntime, SessionRuntime } from "./runtime.ts";
+
+export const SANDBOX_PLACEHOLDER = "<home>";
 
 /** Call a lifecycle hook; an exception is recorded as a warning and swallowed, as upstream. */
 export async function notifyHook(
@@ -11,8 +13,11 @@ export async function notifyHook(
   hook: EngineHook,
   args: readonly unknown[],
   detail?: Record<string, unknown>,
+  digestArgs?: readonly unknown[],
 ): Promise<HookOutcome> {
-  const context = detail === undefined ? { session: session?.id ?? null } : { session: session?.id ?? null, detail };
+  const context: CallContext = { session: session?.id ?? null };
+  if (detail !== undefined) context.detail = detail;
+  if (digestArgs !== undefined) context.digestArgs = digestArgs;
   const pending = runtime.recorder.callHook(runtime.engine, hook, args, context);
   const outcome = isThenable(pending) ? await pending : pending;
   if (!outcome.ok) {
@@ -29,17 +34,16 @@ export async function notifyHook(
 /** `on_session_start(session_id, {home, platform, model, context_length, conversation_id, …})`. */
 export async function startSession(runtime: HostRuntime, session: SessionRuntime, extra: Record<string, unknown> = {}): Promise<void> {
   session.open = true;
-  await notifyHook(runtime, session, "on_session_start", [
-    session.storeId,
-    {
-      home: runtime.settings.home,
-      platform: session.platform,
-      model: runtime.scenario.model,
-      context_length: runtime.engine.context_length,
-      conversation_id: null,
-      ...extra,
-    },
-  ]);
+  const info = {
+    home: runtime.settings.home,
+    platform: session.platform,
+    model: runtime.scenario.model,
+    context_length: runtime.engine.context_length,
+    conversation_id: null,
+    ...extra,
+  };
+  // The sandbox path differs per run: digest a placeholder so a seed still gives the same trace.
+  await notifyHook(runtime, session, "on_session_start", [session.storeId, info], undefined, [session.storeId, { ...info, home: SANDBOX_PLACEHOLDER }]);
 }
 
 /** `on_session_end(session_id, messages)` at a session boundary only (LIFE-1). */

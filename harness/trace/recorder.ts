@@ -19,6 +19,8 @@ export interface CallContext {
   session: string | null;
   /** Values a check needs verbatim (recorded on the event as `detail`). */
   detail?: Record<string, unknown>;
+  /** What to digest instead of the arguments, when they hold run-specific values (e.g. a sandbox path). */
+  digestArgs?: readonly unknown[];
 }
 
 /** Hooks whose answer is a message list: any other non-null answer is classified "non-list". */
@@ -94,7 +96,7 @@ export class TraceRecorder {
       type: "engine-call",
       session: context.session,
       hook,
-      args: args.map(digestValue),
+      args: (context.digestArgs ?? args).map(digestValue),
       resultKind: timedOut ? "timeout" : outcome.ok ? classifyResult(hook, outcome.value) : "error",
       result: !timedOut && outcome.ok ? digestValue(outcome.value) : null,
       error: timedOut ? "host timeout" : outcome.ok ? null : describeError(outcome.error),
