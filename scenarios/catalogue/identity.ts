@@ -34,7 +34,7 @@ export const identityEntries: CatalogueEntry[] = [
             { id: "legacy-archived", messages: archivedRows },
           ],
           // Small slices: the opens before play leave rows without a uid, later restarts finish the job.
-          backfillChunk: Math.max(2, Math.floor(totalRows / 6)),
+          backfillChunk: Math.max(2, Math.ceil(totalRows / 5)),
           backfillBudgetMs: 0,
           opens: 2,
         },
