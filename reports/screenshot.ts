@@ -1,7 +1,8 @@
 /**
  * Renders a result as HTML and screenshots it in headless Chromium:
  *   npx tsx reports/screenshot.ts RESULT.json OUT.png
- * With "--sample" in place of RESULT.json it uses the built-in sample result.
+ * With "--sample" in place of RESULT.json it uses the built-in sample result, titled as such.
+ * The picture is the top of the page (run info, compliance, the first charts); add --full for all of it.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { launchChromium } from "./browser.ts";
@@ -9,17 +10,21 @@ import { sampleResult } from "./fixtures/sample-result.ts";
 import { htmlReporter } from "./html.ts";
 import { parseResult } from "./result.ts";
 
-const [input, output] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const full = args.includes("--full");
+const [input, output] = args.filter((arg) => arg !== "--full");
 if (!input || !output) {
-  process.stderr.write("usage: npx tsx reports/screenshot.ts RESULT.json|--sample OUT.png\n");
+  process.stderr.write("usage: npx tsx reports/screenshot.ts RESULT.json|--sample OUT.png [--full]\n");
   process.exit(2);
 }
-const result = input === "--sample" ? sampleResult() : parseResult(readFileSync(input, "utf8"));
+const sample = input === "--sample";
+const result = sample ? sampleResult() : parseResult(readFileSync(input, "utf8"));
+const title = sample ? "ctxbench report — sample data, not measurements" : "ctxbench report";
 const browser = await launchChromium();
 try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1 });
-  await page.setContent(htmlReporter.render(result), { waitUntil: "load" });
-  writeFileSync(output, await page.screenshot({ fullPage: true, type: "png" }));
+  const page = await browser.newPage({ viewport: { width: 1200, height: 1600 }, deviceScaleFactor: 1 });
+  await page.setContent(htmlReporter.render(result, { title }), { waitUntil: "load" });
+  writeFileSync(output, await page.screenshot({ fullPage: full, type: "png" }));
   process.stdout.write(`wrote ${output}\n`);
 } finally {
   await browser.close();
