@@ -69,9 +69,11 @@ export function publicFields(engine: DiscoveredEngine): Pick<DiscoveredEngine, "
 export function renderEnginesTable(engines: readonly DiscoveredEngine[], io: CliIo, checks: readonly LoadCheck[] | null = null): string {
   if (engines.length === 0) return "No context engines found.\n";
   const colour = io.isTty && !io.env["NO_COLOR"];
+  const head = ["Name", "Version", "Bundled", "Description", "Directory", ...(checks ? ["Loads"] : [])];
+  // Coloured by hand: the table library's own colour support looks at process.stdout, not at io.
   const table = new Table({
-    head: ["Name", "Version", "Bundled", "Description", "Directory", ...(checks ? ["Loads"] : [])],
-    style: colour ? { head: ["cyan"], border: ["grey"] } : { head: [], border: [] },
+    head: colour ? head.map(cyan) : head,
+    style: { head: [], border: [] },
     // Fixed widths for the free-text columns keep the table inside a terminal; the rest size themselves.
     colWidths: [null, null, null, 48, null, ...(checks ? [30] : [])] as unknown as number[],
     wordWrap: true,
@@ -83,6 +85,10 @@ export function renderEnginesTable(engines: readonly DiscoveredEngine[], io: Cli
     table.push(row);
   });
   return `${table.toString()}\n`;
+}
+
+function cyan(text: string): string {
+  return `\u001b[36m${text}\u001b[39m`;
 }
 
 async function checkLoad(engine: DiscoveredEngine): Promise<LoadCheck> {
