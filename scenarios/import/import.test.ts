@@ -1,0 +1,153 @@
+import Database from "better-sqlite3";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Message } from "../../harness/contract/types.ts";
+import { SessionStore, writeLegacyStore } from "../../harness/store/index.ts";
+import { createSeededMinter } from "../../harness/store/uid.ts";
+import { findScenarioProblem } from "../validate.ts";
+import { sessionMessages } from "../transcript.ts";
+import { ImportError, importScenarios } from "./index.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "ctxbench-import-"));
+let counter = 0;
+function file(name: string, text: string): string {
+  const path = join(dir, `${counter++}-${name}`);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** A coding transcript with a constant id repeated inside one response and across turns, and an image. */
+function transcript(): Message[] {
+  const call = (id: string, command: string) => ({ id, type: "function" as const, function: { name: "terminal", arguments: JSON.stringify({ command }) } });
+  return [
+    { role: "system", content: "You are a coding agent." },
+    { role: "user", content: [{ type: "text", text: "Why is CI red?" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } }] },
+    { role: "assistant", content: null, tool_calls: [call("call_0", "npm test"), call("call_0", "git status")] },
+    { role: "tool", tool_call_id: "call_0", content: "1 failing" },
+    { role: "tool", tool_call_id: "call_0", content: "clean" },
+    { role: "assistant", content: "One test fails: the date parser." },
+    { role: "user", content: "Fix it." },
+    { role: "assistant", content: "Patching.", tool_calls: [call("call_0", "npm test")] },
+    { role: "tool", tool_call_id: "call_0", content: "all green" },
+    { role: "assistant", content: "Fixed." },
+  ];
+}
+
+/** The fields a replayed message must keep. */
+function essence(messages: Message[]): Array<Record<string, unknown>> {
+  const keys = ["role", "content", "tool_calls", "tool_call_id", "message_uid", "_tool_call_uids", "_tool_call_uid"];
+  return messages.map((m) => Object.fromEntries(keys.filter((k) => m[k] !== undefined && m[k] !== null).map((k) => [k, m[k]])));
+}
+
+describe("importing an OpenAI-format message list", () => {
+  it("replays user turns, assistant steps and tool results, ids as recorded", () => {
+    const [scenario] = importScenarios(file("chat.json", JSON.stringify(transcript())));
+    expect(findScenarioProblem(scenario)).toBeNull();
+    const session = scenario!.sessions[0]!;
+    expect(session.systemPrompt).toBe("You are a coding agent.");
+    expect(session.turns).toHaveLength(2);
+    expect(session.turns[0]!.steps[0]!.toolCalls!.map((c) => [c.id, c.result])).toEqual([["call_0", "1 failing"], ["call_0", "clean"]]);
+    expect(essence(sessionMessages(session))).toEqual(essence(transcript()));
+    expect(scenario!.schedule).toEqual([{ kind: "turn", session: session.id, turn: 0 }, { kind: "turn", session: session.id, turn: 1 }]);
+  });
+
+  it("reads JSONL the same way", () => {
+    const jsonl = transcript().map((m) => JSON.stringify(m)).join("\n");
+    const [scenario] = importScenarios(file("chat.jsonl", `${jsonl}\n`));
+    expect(essence(sessionMessages(scenario!.sessions[0]!))).toEqual(essence(transcript()));
+  });
+
+  it("marks a call the transcript never answered", () => {
+    const cut = transcript().slice(0, 4);
+    const [scenario] = importScenarios(file("cut.json", JSON.stringify(cut)));
+    const calls = scenario!.sessions[0]!.turns[0]!.steps[0]!.toolCalls!;
+    expect(calls[0]!.resultMissing).toBeUndefined();
+    expect(calls[1]!.resultMissing).toBe(true);
+  });
+
+  it.each([
+    ["plain text", "hello there\n", "line 1: not JSON, JSONL or a SQLite session store"],
+    ["a broken JSON array", '[{"role":"user",\n"content":"x"},\n{oops}]', "line 3: not valid JSON"],
+    ["a broken JSONL line", '{"role":"user","content":"a"}\n{"role":"assistant","content":"b"}\n{"role":\n', "line 3: not valid JSON"],
+    ["a message without a role (array)", '[{"role":"user","content":"a"},{"content":"b"}]', "message 1: message has no role"],
+    ["a message without a role (JSONL)", '{"role":"user","content":"a"}\n{"content":"b"}\n', "line 2: message has no role"],
+    ["an unknown role", '[{"role":"robot","content":"a"}]', 'message 0: unknown role "robot"'],
+    ["an orphan tool result", '[{"role":"user","content":"a"},{"role":"tool","tool_call_id":"x","content":"b"}]', 'message 1: tool result "x" answers no'],
+    ["an assistant before any user", '[{"role":"assistant","content":"a"}]', "message 0: assistant message before any user message"],
+    ["an empty file", "", "the file is empty"],
+  ])("refuses %s, naming the file and the line", (_label, text, message) => {
+    const path = file("bad.json", text);
+    expect(() => importScenarios(path)).toThrow(ImportError);
+    expect(() => importScenarios(path)).toThrow(`${path}: ${message}`);
+  });
+});
+
+describe("importing from the session store", () => {
+  function storeWithSession(path: string): SessionStore {
+    const store = SessionStore.open(path, { mintUid: createSeededMinter(5), now: () => 1_700_000_000 });
+    store.createSession("sess-a", { systemPrompt: "You are a coding agent." });
+    const [, ...rest] = transcript();
+    store.appendMessages("sess-a", rest.slice(0, 5));
+    store.appendMessages("sess-a", rest.slice(5));
+    return store;
+  }
+
+  it("round-trips an exported session: messages, tool calls and uids kept", () => {
+    const store = storeWithSession(join(dir, "roundtrip.db"));
+    const restored = store.getMessages("sess-a");
+    const exported = store.exportSession("sess-a");
+    store.close();
+    expect(restored.every((m) => typeof m.message_uid === "string")).toBe(true);
+    expect(restored.some((m) => m._tool_call_uids !== undefined)).toBe(true);
+    const [scenario] = importScenarios(file("export.json", JSON.stringify(exported)));
+    const session = scenario!.sessions[0]!;
+    expect(session.id).toBe("sess-a");
+    expect(session.systemPrompt).toBe("You are a coding agent.");
+    expect(essence(sessionMessages(session).slice(1))).toEqual(essence(restored));
+  });
+
+  it("reads a v31 SQLite store directly, read-only", () => {
+    const path = join(dir, "direct.db");
+    const store = storeWithSession(path);
+    const restored = store.getMessages("sess-a");
+    store.close();
+    const [scenario] = importScenarios(path);
+    expect(essence(sessionMessages(scenario!.sessions[0]!).slice(1))).toEqual(essence(restored));
+  });
+
+  it("reads a v30 store written by an older build (no uids)", () => {
+    const path = join(dir, "legacy.db");
+    const [, ...rest] = transcript();
+    writeLegacyStore(path, [{ id: "old", messages: rest }]);
+    const [scenario] = importScenarios(path);
+    const messages = sessionMessages(scenario!.sessions[0]!).slice(1);
+    expect(essence(messages)).toEqual(essence(rest));
+    expect(messages.some((m) => m.message_uid !== undefined)).toBe(false);
+  });
+
+  it("refuses a store of an unknown schema version or layout, naming what failed", () => {
+    const path = join(dir, "future.db");
+    const db = new Database(path);
+    db.exec("CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (29); CREATE TABLE sessions (id TEXT); CREATE TABLE messages (id INTEGER)");
+    db.close();
+    expect(() => importScenarios(path)).toThrow(`${path}: schema_version: unknown store schema version 29`);
+    const other = join(dir, "other.db");
+    const db2 = new Database(other);
+    db2.exec("CREATE TABLE notes (id INTEGER)");
+    db2.close();
+    expect(() => importScenarios(other)).toThrow(`${other}: not a Hermes session store: no schema_version table`);
+  });
+
+  it("names the row when a stored message cannot be read", () => {
+    const path = join(dir, "badrow.db");
+    const store = storeWithSession(path);
+    store.close();
+    const db = new Database(path);
+    const row = db.prepare("SELECT id FROM messages WHERE tool_calls IS NOT NULL ORDER BY id LIMIT 1").get() as { id: number };
+    db.prepare("UPDATE messages SET tool_calls = '[not json' WHERE id = ?").run(row.id);
+    db.close();
+    expect(() => importScenarios(path)).toThrow(`${path}: messages row ${row.id}: tool_calls is not valid JSON`);
+  });
+});
