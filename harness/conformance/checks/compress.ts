@@ -94,10 +94,9 @@ function staleVersionProblem(o: CompressObservation): string | null {
   const texts = messages(o).map(textOf);
   for (const [uid, versions] of rows) {
     if (versions.length < 2) continue;
-    const earlier = textOf(versions[0]);
     const current = textOf(versions[versions.length - 1]);
-    if (earlier === current) continue;
-    if (texts.some((text) => text.includes(earlier)) && !texts.some((text) => text.includes(current))) {
+    const earlier = versions.slice(0, -1).map(textOf).filter((text) => text !== current && !current.includes(text));
+    if (earlier.some((old) => texts.some((text) => text.includes(old))) && !texts.some((text) => text.includes(current))) {
       return `uid ${uid}: kept the earlier version and dropped the current one`;
     }
   }

@@ -28,7 +28,7 @@ export function compressCases(seed: number): Array<{ name: string; messages: Mes
   // CMP-9: the current turn's user message before the turn-start flush has no uid yet.
   const preflight = [...buildConversation(seed + 7, OVER, "preflight"), { role: "user", content: "Now summarise what we decided about the parser." }];
   // UID-7: an edited copy re-appended next to the still-active earlier row, both under one uid.
-  const sharedUid = probeUid("shared", 1);
+  const sharedUid = probeUid("shared-row", 1);
   const shared = [
     ...buildConversation(seed + 8, OVER, "shared"),
     { role: "user", content: "Draft v1: rename the ledger table to accounts.", message_uid: sharedUid },

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { createHash } from "node:crypto";
@@ -31,7 +32,9 @@ export const cloneProbe: Probe = {
       last.detail["cloneState"] = readEngineState(clone);
     }
     const before = readEngineState(engine);
-    await call(context, clone, "on_session_start", ["clone", { home: join(context.home, "clone"), platform: "cli", model: PROBE_MODEL, context_length: PROBE_CONTEXT_LENGTH }], "clone", { case: "clone-start" });
+    const cloneHome = join(context.home, "clone");
+    mkdirSync(cloneHome, { recursive: true });
+    await call(context, clone, "on_session_start", ["clone", { home: cloneHome, platform: "cli", model: PROBE_MODEL, context_length: PROBE_CONTEXT_LENGTH }], "clone", { case: "clone-start" });
     await call(context, clone, "update_model", [{ model: "probe-model-large", context_length: PROBE_CONTEXT_LENGTH * 4 }], "clone", { case: "clone-model" });
     await call(context, clone, "update_from_response", [usage(9999)], "clone", { case: "clone-usage" });
     await compressCase(context, clone, "clone", "clone-compress", buildConversation(context.seed + 40, { turns: 40, words: 60 }, "clone"));
@@ -57,21 +60,35 @@ export const lifecycleProbe: Probe = {
     await call(context, engine, "on_session_reset", [], "life-b", { case: "reset" });
     await call(context, engine, "update_model", [{ model: "probe-model-large", context_length: PROBE_CONTEXT_LENGTH * 2 }], "life-b", { case: "update-model" });
     await call(context, engine, "update_from_response", [usage(3000)], "life-b", { case: "usage" });
-    await call(context, engine, "should_compress", [], "life-b", { case: "should" });
+    await call(context, engine, "should_compress", [3000], "life-b", { case: "should" });
     await compressCase(context, engine, "life-b", "compress-after-reset", second);
     await call(context, engine, "on_session_end", ["life-b", jsonCopy(second)], "life-b", { case: "end" });
   },
 };
 
-/** Runs `task` in a new async context (a fresh setImmediate callback), as a pooled worker would. */
-function inFreshContext<T>(task: () => Promise<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => setImmediate(() => void task().then(resolve, reject)));
+/**
+ * The conversation's ambient async context, as the thread a conversation runs on upstream: the
+ * THR-1 probe plays a session inside it, then calls the engine from outside it, as a pooled
+ * worker would. An engine must not depend on it.
+ */
+export const conversationScope = new AsyncLocalStorage<string>();
+
+/** Runs `task` from a fresh callback outside the conversation's context, as a pooled worker would. */
+function fromWorker<T>(task: () => Promise<T>, via: "immediate" | "timer"): Promise<T> {
+  return conversationScope.exit(
+    () =>
+      new Promise<T>((resolve, reject) => {
+        const run = () => void task().then(resolve, reject);
+        if (via === "immediate") setImmediate(run);
+        else setTimeout(run, 0);
+      }),
+  );
 }
 
-/** THR-1: the same work, started and continued from different async contexts, gives the same answer. */
+/** THR-1: the same work, started in the conversation's context and continued from others, gives the same answer. */
 export const asyncContextProbe: Probe = {
   id: "async-contexts",
-  description: "Starts a session in one async context and compresses from others (sibling callbacks, timers, interleaved promises); compares with a same-context baseline.",
+  description: "Starts a session inside the conversation's async context and compresses from outside it (sibling callbacks, timers); compares with a same-context baseline.",
   async run(engine, context) {
     const input = buildConversation(context.seed + 60, { turns: 40, words: 60, toolEvery: 4, batch: 2 }, "contexts");
     const homeFor = (name: string) => {
@@ -80,18 +97,16 @@ export const asyncContextProbe: Probe = {
       return { ...context, home } as ProbeContext;
     };
     const baselineContext = homeFor("baseline");
-    await startSession(baselineContext, engine, "contexts");
-    await compressCase(baselineContext, engine, "contexts", "baseline", input);
-
-    const split = await context.createEngine();
-    const splitContext = homeFor("split");
-    await inFreshContext(() => startSession(splitContext, split, "contexts"));
-    await inFreshContext(() => compressCase(splitContext, split, "contexts", "sibling-context", input));
-
-    const timer = await context.createEngine();
-    const timerContext = homeFor("timer");
-    await inFreshContext(() => startSession(timerContext, timer, "contexts"));
-    await new Promise<void>((resolve, reject) => setTimeout(() => void compressCase(timerContext, timer, "contexts", "timer-context", input).then(() => resolve(), reject), 0));
+    await conversationScope.run("contexts", async () => {
+      await startSession(baselineContext, engine, "contexts");
+      await compressCase(baselineContext, engine, "contexts", "baseline", input);
+    });
+    for (const via of ["immediate", "timer"] as const) {
+      const worker = await context.createEngine();
+      const workerContext = homeFor(via);
+      await conversationScope.run("contexts", () => startSession(workerContext, worker, "contexts"));
+      await fromWorker(() => compressCase(workerContext, worker, "contexts", `${via === "immediate" ? "sibling" : "timer"}-context`, input), via);
+    }
   },
 };
 
