@@ -19,3 +19,4 @@ export const reporters: Readonly<Record<ReportFormat, Reporter>> = {
 export { REPORT_FORMATS, type RenderOptions, type ReportFormat, type Reporter } from "./reporter.ts";
 export * from "./result.ts";
 export { MergeError, mergeResults } from "./merge.ts";
+export { collectRunInfo, gitSha, type RunInfoInput } from "./run-info.ts";
