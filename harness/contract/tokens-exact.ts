@@ -12,6 +12,9 @@ const TOKENS_PER_NAME = 1;
 const REPLY_PRIMING = 3;
 
 let encoder: TiktokenType | undefined;
+// Hosts re-estimate the same history every turn; remembering recent texts makes that nearly free.
+const CACHE_LIMIT = 8192;
+const cache = new Map<string, number>();
 
 // The ranks table is megabytes of JavaScript: load it on first use only, synchronously, and once.
 function getEncoder(): TiktokenType {
@@ -26,7 +29,12 @@ function getEncoder(): TiktokenType {
 /** Exact token count of a text; special-token markers count as the plain text they are. */
 export function countTokensExact(text: string): number {
   if (text === "") return 0;
-  return getEncoder().encode(text, [], []).length;
+  const known = cache.get(text);
+  if (known !== undefined) return known;
+  const count = getEncoder().encode(text, [], []).length;
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(text, count);
+  return count;
 }
 
 /** Exact tokens of one message as sent: persistence-only fields are ignored (WIRE-2). */
