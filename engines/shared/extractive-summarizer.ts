@@ -34,6 +34,8 @@ interface Item {
   /** Position in history: higher is newer; items of a previous summary are negative. */
   order: number;
   pinned?: boolean;
+  /** Facts before decisions before the rest, when a section cannot show everything. */
+  priority?: number;
 }
 
 /** Items of one section, deduplicated: the newest occurrence of a text wins. */
@@ -159,7 +161,7 @@ class Extractor {
   #add(key: SectionKey, text: string, order: number): void {
     const clean = condense(redactSecrets(text), this.maxItem);
     if (clean === "") return;
-    const item: Item = { text: clean, order };
+    const item: Item = { text: clean, order, priority: isFact(clean) ? 2 : DECISION.test(clean) ? 1 : 0 };
     if (this.focus && this.focus.test(clean)) this.focusPool.add(item);
     else (this.pools.get(key) as Pool).add(item);
   }
@@ -239,7 +241,8 @@ class Extractor {
     let taken = 0;
     for (const sentence of sentences(text)) {
       if (!(this.focus as RegExp).test(sentence)) continue;
-      this.focusPool.add({ text: condense(redactSecrets(sentence), this.maxItem), order });
+      const text = condense(redactSecrets(sentence), this.maxItem);
+      this.focusPool.add({ text, order, priority: isFact(text) ? 2 : DECISION.test(text) ? 1 : 0 });
       if (++taken === 4) return;
     }
   }
@@ -351,14 +354,16 @@ function shareOut(pools: Map<SectionKey, Pool>, total: number): Map<SectionKey, 
   return result;
 }
 
-/** Pinned items first, then the newest that fit; shown oldest first. Null when nothing fits. */
+/** Pinned items first, then by priority, then the newest that fit; shown oldest first. Null when nothing fits. */
 function pickAndRender(pool: Pool, heading: string, allowance: number): string | null {
   const headingCost = heading.length + 4;
   if (pool.items.length === 0 || allowance < headingCost + 12) return null;
   const omission = omittedLine().length + 1;
   // A section that cannot show everything keeps room to say so.
   let left = allowance - headingCost - (pool.chars > allowance - headingCost ? omission : 0);
-  const ranked = [...pool.items].sort((a, b) => Number(b.pinned ?? false) - Number(a.pinned ?? false) || b.order - a.order);
+  const ranked = [...pool.items].sort(
+    (a, b) => Number(b.pinned ?? false) - Number(a.pinned ?? false) || (b.priority ?? 0) - (a.priority ?? 0) || b.order - a.order,
+  );
   const chosen: Item[] = [];
   for (const item of ranked) {
     const cost = item.text.length + 3;
