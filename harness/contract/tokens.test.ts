@@ -41,6 +41,11 @@ describe("exact estimator (o200k_base)", () => {
     expect(countTokensExact("hello world")).toBe(2);
     expect(countTokensExact("hello")).toBe(1);
   });
+  it("keeps counting correctly past the size of its cache of recent texts", () => {
+    for (let i = 0; i < 9000; i++) countTokensExact(`distinct text ${i}`);
+    expect(countTokensExact("hello world")).toBe(2);
+    expect(countTokensExact("hello world")).toBe(2);
+  });
   it("treats special-token markers as plain text instead of throwing", () => {
     expect(countTokensExact("<|endoftext|>")).toBeGreaterThan(1);
   });
