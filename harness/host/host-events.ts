@@ -21,7 +21,7 @@ export async function applyHostEvent(runtime: HostRuntime, session: SessionRunti
       break;
     }
     case "rotate":
-      await runCompactionPass(runtime, session, { trigger: "manual", force: true, rotateTo: event.newSession });
+      changed = await rotateInto(runtime, session, event.newSession);
       break;
     case "restart":
       await endSession(runtime, session);
@@ -73,10 +73,31 @@ export async function applyHostEvent(runtime: HostRuntime, session: SessionRunti
 
 /** A conversation a branch or import created: its own runtime and lane, then on_session_start. */
 async function adopt(runtime: HostRuntime, parent: SessionRuntime, id: string, reason: string): Promise<SessionRuntime> {
-  const child = restoredSession(runtime, id, parent.platform);
+  const child = restoredSession(runtime, id, parent.platform, scriptOf(runtime, id));
   runtime.sessions.set(id, child);
   await startSession(runtime, child, { old_session_id: parent.storeId, boundary_reason: reason });
   return child;
+}
+
+/**
+ * A manual pass committed by rotation into `childId`: the child becomes a conversation of its own
+ * (the pass already called on_session_start with the compression boundary), the parent keeps its
+ * archived rows and ends with the run.
+ */
+async function rotateInto(runtime: HostRuntime, session: SessionRuntime, childId: string): Promise<SessionRuntime> {
+  const parentStoreId = session.storeId;
+  const result = await runCompactionPass(runtime, session, { trigger: "manual", force: true, rotateTo: childId });
+  if (result.outcome !== "committed") return session;
+  const child = restoredSession(runtime, childId, session.platform, scriptOf(runtime, childId));
+  child.open = true;
+  runtime.sessions.set(childId, child);
+  session.storeId = parentStoreId;
+  session.history = runtime.store.restore(parentStoreId);
+  return child;
+}
+
+function scriptOf(runtime: HostRuntime, id: string) {
+  return runtime.scenario.sessions.find((candidate) => candidate.id === id) ?? null;
 }
 
 /** `/new` or `/reset`: on_session_end for the old session, on_session_reset, a fresh session, on_session_start. */

@@ -2,6 +2,7 @@ import type { Message } from "../contract/types.ts";
 import type { EngineHook } from "../trace/events.ts";
 import { describeError, isThenable, type CallContext, type HookOutcome } from "../trace/recorder.ts";
 import { cloneMessages } from "./clone.ts";
+import type { ScenarioSession } from "../../scenarios/format.ts";
 import type { HostRuntime, SessionRuntime } from "./runtime.ts";
 
 export const SANDBOX_PLACEHOLDER = "<home>";
@@ -54,12 +55,12 @@ export async function endSession(runtime: HostRuntime, session: SessionRuntime):
 }
 
 /** A fresh runtime for a conversation whose rows already exist in the store. */
-export function restoredSession(runtime: HostRuntime, id: string, platform: string): SessionRuntime {
+export function restoredSession(runtime: HostRuntime, id: string, platform: string, script: ScenarioSession | null = null): SessionRuntime {
   return {
     id,
     storeId: id,
-    script: null,
-    platform,
+    script,
+    platform: script?.platform ?? platform,
     history: runtime.store.restore(id),
     open: false,
     compacting: false,

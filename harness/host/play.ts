@@ -62,7 +62,9 @@ export async function playScenario(scenario: Scenario, engine: ContextEngine, op
     });
     await notifyHook(runtime, null, "update_model", [{ model: scenario.model, context_length: scenario.context_length }]);
     await offerEngineTools(runtime);
+    const created = sessionsCreatedByEvents(scenario.schedule);
     for (const script of scenario.sessions) {
+      if (created.has(script.id)) continue;
       const session = openScriptedSession(runtime, script.id);
       await startSession(runtime, session);
     }
@@ -146,11 +148,26 @@ async function playSchedule(runtime: HostRuntime, schedule: readonly ScheduleSte
     const previous = lanes.get(step.session) ?? Promise.resolve();
     const next = previous.then(() => playStep(runtime, step));
     lanes.set(step.session, next);
-    if (step.kind === "event" && (step.event.type === "branch" || step.event.type === "export-import")) {
-      lanes.set(step.event.newSession, next);
-    }
+    const created = createdSession(step);
+    if (created !== null) lanes.set(created, next);
   }
   await Promise.all(lanes.values());
+}
+
+/** The session a branch, export-import or rotate event brings into being, if the step is one. */
+function createdSession(step: ScheduleStep): string | null {
+  if (step.kind !== "event") return null;
+  const event = step.event;
+  return event.type === "branch" || event.type === "export-import" || event.type === "rotate" ? event.newSession : null;
+}
+
+function sessionsCreatedByEvents(schedule: readonly ScheduleStep[]): Set<string> {
+  const out = new Set<string>();
+  for (const step of schedule) {
+    const created = createdSession(step);
+    if (created !== null) out.add(created);
+  }
+  return out;
 }
 
 async function playStep(runtime: HostRuntime, step: ScheduleStep): Promise<void> {
