@@ -124,6 +124,13 @@ export function register(ctx) { ctx.register_context_engine(new Engine()); ctx.r
     expect(loaded.warnings).toEqual([expect.stringContaining('only one context engine is allowed')]);
   });
 
+  it("warns when the engine reports a name other than the one that selected it (REG-5)", async () => {
+    const cwd = await scratch({ "root/alias/plugin.yaml": "name: alias\n", "root/alias/index.js": engineSource("real-name", CONTRACT_URL) });
+    const loaded = await loadEngine({ cwd, bundledRoot: FIXTURE_BUNDLED, pluginDirs: ["root"], name: "alias" });
+    expect(loaded).toMatchObject({ name: "alias", source: "directory" });
+    expect(loaded.warnings).toEqual(['context engine "alias" reports the name "real-name"; REG-5 wants them equal']);
+  });
+
   it("falls through from a throwing register(ctx) to an exported subclass, as upstream", async () => {
     const cwd = await scratch({
       "root/both/plugin.yaml": "name: both\n",

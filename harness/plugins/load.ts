@@ -45,6 +45,8 @@ export async function loadEngine(options: LoadEngineOptions): Promise<LoadedEngi
       const found = await describePlugin(directory, selected, root.bundled);
       if (!found) continue;
       const loaded = await loadFromDirectory(found);
+      const reported = loaded.result.engine.name;
+      if (reported !== selected) loaded.warnings.push(`context engine "${selected}" reports the name ${JSON.stringify(reported)}; REG-5 wants them equal`);
       return { ...loaded.result, selected, warnings: [...warnings, ...loaded.warnings] };
     } catch (error) {
       causes.push(firstLine(error));
