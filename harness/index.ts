@@ -30,3 +30,23 @@ export {
   type PluginManifest,
 } from "./plugins/index.ts";
 export { UsageError, NegativeVerdict, CtxbenchError } from "./cli/errors.ts";
+export {
+  SessionStore,
+  OlderBuildWriter,
+  writeLegacyStore,
+  StoreInputError,
+  StoreOpenError,
+  createRandomMinter,
+  createSeededMinter,
+  SCHEMA_VERSION,
+  LEGACY_SCHEMA_VERSION,
+  type UidMinter,
+  type SessionStoreOptions,
+  type StoreOpenReport,
+  type RestoreOptions,
+  type RewindOutcome,
+  type SessionExport,
+  type ExportedMessage,
+  type SessionRecord,
+  type MessageRow,
+} from "./store/index.ts";

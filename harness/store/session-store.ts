@@ -10,7 +10,16 @@ import { StoreInputError } from "./errors.ts";
 import { decodeToolCallUids, decodeUidList, toolCallUidMap, uidList } from "./identity-json.ts";
 import { repairAlternation } from "./merges.ts";
 import { openConnection } from "./open-file.ts";
-import { bindValues, COPIED_COLUMNS, encodeContent, rowToMessage, validateBatch, type MessageRow } from "./rows.ts";
+import {
+  bindValues,
+  COPIED_COLUMNS,
+  encodeContent,
+  ROW_SELECT,
+  rowFromArray,
+  rowToMessage,
+  validateBatch,
+  type MessageRow,
+} from "./rows.ts";
 import { ensureCurrentLayout, markCurrentVersion, readSchemaVersion } from "./schema.ts";
 import {
   hasToolCallUid,
@@ -54,21 +63,25 @@ export class SessionStore {
   readonly #mint: UidMinter;
   readonly #now: () => number;
   readonly #insert: Statement;
+  readonly #selects = new Map<string, Statement>();
 
   private constructor(path: string, db: Database, options: SessionStoreOptions) {
     this.path = path;
     this.#db = db;
     this.#mint = options.mintUid ?? createRandomMinter();
     this.#now = options.now ?? (() => Date.now() / 1000);
+    const clock = options.monotonicClock ?? (() => performance.now());
+    const layoutStarted = clock();
     const layout = ensureCurrentLayout(db, this.#now());
+    const layoutMs = clock() - layoutStarted;
     const backfill: BackfillProgress = advanceMessageUidBackfill(db, {
       chunk: options.backfillChunk ?? DEFAULT_BACKFILL_CHUNK,
       budgetMs: options.backfillBudgetMs ?? DEFAULT_BACKFILL_BUDGET_MS,
-      clock: options.monotonicClock ?? (() => performance.now()),
+      clock,
       onSlice: options.onBackfillSlice,
     });
     markCurrentVersion(db);
-    this.openReport = { ...layout, backfill };
+    this.openReport = { ...layout, layoutMs, backfill };
     this.#insert = db.prepare(
       `INSERT INTO messages (session_id, ${COLUMN_LIST}, active, compacted) VALUES (?, ${PLACEHOLDERS}, ?, ?)`,
     );
@@ -158,7 +171,7 @@ export class SessionStore {
     const rowId = message._row_id;
     const row =
       typeof rowId === "number"
-        ? (this.#db.prepare("SELECT * FROM messages WHERE id = ? AND session_id = ?").get(rowId, sessionId) as MessageRow | undefined)
+        ? this.#selectRows("WHERE id = ? AND session_id = ?", rowId, sessionId)[0]
         : undefined;
     if (row === undefined) throw new StoreInputError(`message has no row ${String(rowId)} in session "${sessionId}"`, 0);
     if (row.message_uid !== null) message.message_uid = row.message_uid;
@@ -200,9 +213,7 @@ export class SessionStore {
    * preceding assistant row here, on the returned objects only.
    */
   getMessages(sessionId: string, options: RestoreOptions = {}): Message[] {
-    const rows = this.#db
-      .prepare("SELECT * FROM messages WHERE session_id = ? AND active = 1 ORDER BY id")
-      .all(sessionId) as MessageRow[];
+    const rows = this.#selectRows("WHERE session_id = ? AND active = 1 ORDER BY id", sessionId);
     const index: ToolCallUidIndex = new Map();
     const messages = rows.map((row) => {
       const message = rowToMessage(row, options.includeRowIds === true);
@@ -220,7 +231,7 @@ export class SessionStore {
   /** Raw rows of a session in id order; archived rows too when asked. */
   getRows(sessionId: string, options: { includeInactive?: boolean } = {}): MessageRow[] {
     const filter = options.includeInactive === true ? "" : " AND active = 1";
-    return this.#db.prepare(`SELECT * FROM messages WHERE session_id = ?${filter} ORDER BY id`).all(sessionId) as MessageRow[];
+    return this.#selectRows(`WHERE session_id = ?${filter} ORDER BY id`, sessionId);
   }
 
   /** The highest active row id of a session: the watermark a compaction snapshot covers. */
@@ -338,9 +349,7 @@ export class SessionStore {
         if (head === undefined) return;
         this.#cloneRows(sessionId, sessionId, head.id - 1, head.id);
         archive.run(head.id);
-        replacement = this.#db
-          .prepare("SELECT * FROM messages WHERE session_id = ? AND active = 1 ORDER BY id DESC LIMIT 1")
-          .get(sessionId) as MessageRow;
+        replacement = this.#selectRows("WHERE session_id = ? AND active = 1 ORDER BY id DESC LIMIT 1", sessionId)[0] ?? null;
       })
       .immediate();
     const head = replacement as MessageRow | null;
@@ -487,12 +496,10 @@ export class SessionStore {
         if (uid !== null) message._tool_call_uid = uid;
       }
       const timestamp = typeof message.timestamp === "number" ? message.timestamp : this.#now();
-      const result = this.#insert.run(
-        sessionId,
-        ...bindValues(message, timestamp),
-        entry.active === false ? 0 : 1,
-        entry.compacted === true ? 1 : 0,
-      );
+      const values = bindValues(message, timestamp);
+      values.unshift(sessionId);
+      values.push(entry.active === false ? 0 : 1, entry.compacted === true ? 1 : 0);
+      const result = this.#insert.run(values);
       const rowId = Number(result.lastInsertRowid);
       message.timestamp = timestamp;
       message._row_id = rowId;
@@ -511,14 +518,22 @@ export class SessionStore {
       .run(toSession, fromSession, afterId, throughId);
   }
 
+  /** Reads rows as arrays and maps them (object rows with this many columns are several times slower). */
+  #selectRows(clause: string, ...params: unknown[]): MessageRow[] {
+    let statement = this.#selects.get(clause);
+    if (statement === undefined) {
+      statement = this.#db.prepare(`SELECT ${ROW_SELECT} FROM messages ${clause}`).raw(true);
+      this.#selects.set(clause, statement);
+    }
+    return (statement.all(...params) as unknown[][]).map(rowFromArray);
+  }
+
   #maxRowId(sessionId: string): number {
     return (this.#db.prepare("SELECT COALESCE(MAX(id), 0) AS high FROM messages WHERE session_id = ?").get(sessionId) as { high: number }).high;
   }
 
   #latestActiveRow(sessionId: string, uid: string): MessageRow {
-    const row = this.#db
-      .prepare("SELECT * FROM messages WHERE session_id = ? AND message_uid = ? AND active = 1 ORDER BY id DESC LIMIT 1")
-      .get(sessionId, uid) as MessageRow | undefined;
+    const row = this.#selectRows("WHERE session_id = ? AND message_uid = ? AND active = 1 ORDER BY id DESC LIMIT 1", sessionId, uid)[0];
     if (row === undefined) throw new StoreInputError(`no active message with uid ${uid} in session "${sessionId}"`);
     return row;
   }

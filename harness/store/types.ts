@@ -24,6 +24,8 @@ export interface StoreOpenReport {
   fresh: boolean;
   /** The version found before this open (null for a fresh store). */
   previousVersion: number | null;
+  /** Time spent bringing the layout to v31 (one write transaction when anything was missing). */
+  layoutMs: number;
   backfill: BackfillProgress;
 }
 

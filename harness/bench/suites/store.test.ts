@@ -1,0 +1,26 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runStoreBench } from "./store.ts";
+
+describe("the store benchmark", () => {
+  it("returns plain figures for appends, restores and a legacy upgrade, and cleans up its files", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctxbench-store-bench-"));
+    try {
+      const result = await runStoreBench({ dir, rows: 2000, legacyRows: 5000 });
+      expect(result.suite).toBe("store");
+      expect(result.machine.cores).toBeGreaterThan(0);
+      expect(result.append).toMatchObject({ rows: 2000, batchSize: 1000 });
+      expect(result.append.appendsPerSecond).toBeGreaterThan(0);
+      expect(result.restore.restoresPerSecond).toBeGreaterThan(0);
+      expect(result.upgrade).toMatchObject({ legacyRows: 5000, chunk: 2000 });
+      expect(result.upgrade.opensToConverge).toBeGreaterThanOrEqual(1);
+      expect(result.upgrade.slices).toBe(3);
+      expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

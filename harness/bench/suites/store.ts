@@ -1,0 +1,201 @@
+import { mkdirSync, rmSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
+import type { Message } from "../../contract/types.ts";
+import { OlderBuildWriter } from "../../store/older-build-writer.ts";
+import { SessionStore } from "../../store/session-store.ts";
+import { DEFAULT_BACKFILL_BUDGET_MS, DEFAULT_BACKFILL_CHUNK } from "../../store/backfill.ts";
+
+/** Figures of the session-store benchmark (plain data, ready for the result JSON). */
+export interface StoreBenchResult {
+  suite: "store";
+  /** `loadAverage` is the 1-minute load when the run started: figures from a busy machine are lower. */
+  machine: { cpu: string; cores: number; node: string; platform: string; arch: string; loadAverage: number };
+  append: {
+    rows: number;
+    batchSize: number;
+    /** Median of the timed repetitions. */
+    appendsPerSecond: number;
+    samplesPerSecond: number[];
+    goalPerSecond: number;
+    meetsGoal: boolean;
+  };
+  restore: {
+    sessionMessages: number;
+    restores: number;
+    restoresPerSecond: number;
+    messagesPerSecond: number;
+  };
+  upgrade: {
+    legacyRows: number;
+    chunk: number;
+    budgetMs: number;
+    /** Opens until every legacy row had a uid and the marker was set. */
+    opensToConverge: number;
+    slices: number;
+    /** The longest single backfill slice, i.e. the longest write lock the backfill held. */
+    longestSliceMs: number;
+    /** The one-off layout transaction of the first open (columns, uid index, trigger). */
+    layoutUpgradeMs: number;
+    longestWriteLockMs: number;
+    goalSliceMs: number;
+    meetsGoal: boolean;
+    buildSeconds: number;
+    convergeSeconds: number;
+  };
+}
+
+export interface StoreBenchOptions {
+  /** Rows appended in the append measurement (default 200,000). */
+  rows?: number;
+  /** Rows of the legacy v30 store upgraded in the convergence measurement (default 1,000,000). */
+  legacyRows?: number;
+  /** A scratch directory; the benchmark's files are created and removed under it. */
+  dir: string;
+}
+
+const APPEND_BATCH = 1000;
+const APPEND_REPEATS = 3;
+const RESTORE_SESSION = 200;
+const RESTORE_SECONDS = 1;
+
+function conversation(count: number, label: string): Message[] {
+  const messages: Message[] = [];
+  for (let i = 0; i < count; i++) {
+    if (i % 4 === 2) {
+      messages.push({
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: `call_${label}_${i}`, type: "function", function: { name: "read_file", arguments: `{"path":"src/file_${i}.ts"}` } }],
+      });
+    } else if (i % 4 === 3) {
+      messages.push({ role: "tool", tool_call_id: `call_${label}_${i - 1}`, content: `contents of src/file_${i - 1}.ts `.repeat(4) });
+    } else {
+      messages.push({ role: i % 4 === 0 ? "user" : "assistant", content: `${label} message ${i}: a sentence of ordinary chat length for the store.` });
+    }
+  }
+  return messages;
+}
+
+function seconds(work: () => void): number {
+  const started = performance.now();
+  work();
+  return (performance.now() - started) / 1000;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+function benchAppend(dir: string, rows: number): StoreBenchResult["append"] {
+  const samples: number[] = [];
+  for (let repeat = 0; repeat <= APPEND_REPEATS; repeat++) {
+    const path = join(dir, `append-${repeat}.db`);
+    const store = SessionStore.open(path);
+    const batches = Array.from({ length: Math.ceil(rows / APPEND_BATCH) }, (_, b) =>
+      conversation(Math.min(APPEND_BATCH, rows - b * APPEND_BATCH), `b${b}`),
+    );
+    const elapsed = seconds(() => {
+      for (const batch of batches) store.appendMessages("bench", batch);
+    });
+    store.close();
+    rmSync(path, { force: true });
+    if (repeat > 0) samples.push(Math.round(rows / elapsed)); // repeat 0 warms up
+  }
+  const appendsPerSecond = median(samples);
+  return { rows, batchSize: APPEND_BATCH, appendsPerSecond, samplesPerSecond: samples, goalPerSecond: 150_000, meetsGoal: appendsPerSecond >= 150_000 };
+}
+
+function benchRestore(dir: string): StoreBenchResult["restore"] {
+  const path = join(dir, "restore.db");
+  const store = SessionStore.open(path);
+  store.appendMessages("bench", conversation(RESTORE_SESSION, "r"));
+  store.getMessages("bench");
+  let restores = 0;
+  const started = performance.now();
+  while (performance.now() - started < RESTORE_SECONDS * 1000) {
+    store.getMessages("bench");
+    restores += 1;
+  }
+  const elapsed = (performance.now() - started) / 1000;
+  store.close();
+  rmSync(path, { force: true });
+  const restoresPerSecond = Math.round(restores / elapsed);
+  return { sessionMessages: RESTORE_SESSION, restores, restoresPerSecond, messagesPerSecond: restoresPerSecond * RESTORE_SESSION };
+}
+
+function benchUpgrade(dir: string, legacyRows: number): StoreBenchResult["upgrade"] {
+  const path = join(dir, "legacy.db");
+  const buildSeconds = seconds(() => {
+    const writer = OlderBuildWriter.open(path);
+    const perSession = 10_000;
+    for (let written = 0, session = 0; written < legacyRows; written += perSession, session++) {
+      writer.append(`legacy-${session}`, conversation(Math.min(perSession, legacyRows - written), `l${session}`));
+    }
+    writer.close();
+  });
+  let opens = 0;
+  let slices = 0;
+  let longestSliceMs = 0;
+  let layoutUpgradeMs = 0;
+  let done = false;
+  const convergeSeconds = seconds(() => {
+    while (!done) {
+      const store = SessionStore.open(path);
+      opens += 1;
+      const report = store.openReport;
+      if (opens === 1) layoutUpgradeMs = report.layoutMs;
+      slices += report.backfill.slices;
+      longestSliceMs = Math.max(longestSliceMs, report.backfill.longestSliceMs);
+      done = report.backfill.done;
+      store.close();
+    }
+  });
+  const check = SessionStore.open(path);
+  const missing = check.listSessions().reduce((sum, session) => sum + check.getRows(session.id).filter((row) => row.message_uid === null).length, 0);
+  check.close();
+  if (missing !== 0) throw new Error(`the upgrade converged but ${missing} rows still lack a uid`);
+  rmSync(path, { force: true });
+  const round = (ms: number) => Math.round(ms * 100) / 100;
+  return {
+    legacyRows,
+    chunk: DEFAULT_BACKFILL_CHUNK,
+    budgetMs: DEFAULT_BACKFILL_BUDGET_MS,
+    opensToConverge: opens,
+    slices,
+    longestSliceMs: round(longestSliceMs),
+    layoutUpgradeMs: round(layoutUpgradeMs),
+    longestWriteLockMs: round(Math.max(longestSliceMs, layoutUpgradeMs)),
+    goalSliceMs: 50,
+    meetsGoal: longestSliceMs <= 50,
+    buildSeconds: Math.round(buildSeconds * 100) / 100,
+    convergeSeconds: Math.round(convergeSeconds * 100) / 100,
+  };
+}
+
+/** Appends per second with minting, restores per second, and the convergence of a legacy store's upgrade. */
+export async function runStoreBench(options: StoreBenchOptions): Promise<StoreBenchResult> {
+  const dir = join(options.dir, `store-bench-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  try {
+    const cpu = cpus()[0];
+    return {
+      suite: "store",
+      machine: {
+        cpu: cpu?.model ?? "unknown",
+        cores: cpus().length,
+        node: process.version,
+        platform: process.platform,
+        arch: process.arch,
+        loadAverage: Math.round((loadavg()[0] ?? 0) * 100) / 100,
+      },
+      append: benchAppend(dir, options.rows ?? 200_000),
+      restore: benchRestore(dir),
+      upgrade: benchUpgrade(dir, options.legacyRows ?? 1_000_000),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
