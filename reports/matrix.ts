@@ -57,5 +57,5 @@ export function complianceMatrix(result: ResultJson): ComplianceMatrix {
 
 /** Checks worth a closer look: anything that did not pass, except plain skips. */
 export function noteworthyChecks(checks: readonly CheckResult[]): CheckResult[] {
-  return checks.filter((check) => check.outcome !== "pass" && check.outcome !== "skipped" || check.unexpected);
+  return checks.filter((check) => (check.outcome !== "pass" && check.outcome !== "skipped") || check.unexpected);
 }

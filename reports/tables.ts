@@ -114,7 +114,7 @@ function suiteTable(suite: BenchSuiteResult): Table {
 
 function goalsTable(result: ResultJson): Table | null {
   const rows = result.benchmarks.flatMap((suite) =>
-    suite.goals.map((goal) => [suite.suite, goal.description, `${sig(goal.measured)} ${goal.unit}`, `≤ ${sig(goal.limit)} ${goal.unit}`, goal.met ? "met" : "MISSED"]),
+    suite.goals.map((goal) => [suite.suite, goal.description, `${sig(goal.measured, 4)} ${goal.unit}`, `≤ ${sig(goal.limit, 4)} ${goal.unit}`, goal.met ? "met" : "MISSED"]),
   );
   return rows.length === 0 ? null : { id: "goals", title: "Goals", headers: ["Suite", "Goal", "Measured", "Limit", "Status"], rows, notes: [] };
 }
