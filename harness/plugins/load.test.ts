@@ -216,6 +216,13 @@ describe("general plugins (REG-3)", () => {
     expect(loaded.warnings).toEqual([`${general("no-register.ts")}: plugin module exports no register(ctx)`]);
   });
 
+  it("names a failing general plugin once, in the fallback's cause", async () => {
+    const loaded = await loadEngine({ ...base, name: "general-engine", pluginModule: general("no-register.ts") });
+    expect(loaded.warnings).toEqual([
+      `context engine "general-engine" failed to load: ${general("no-register.ts")}: plugin module exports no register(ctx) — falling back to the built-in compressor`,
+    ]);
+  });
+
   it("prefers a directory plugin of the selected name over the general plugin", async () => {
     const loaded = await loadEngine({ ...withUser, name: "ts-engine", pluginModule: general("registers-one.ts") });
     expect(loaded.source).toBe("directory");

@@ -28,14 +28,16 @@ export async function loadEngine(options: LoadEngineOptions): Promise<LoadedEngi
   const warnings: string[] = [];
   const causes: string[] = [];
   let general: ContextEngine | null = null;
+  let generalFailure: string | null = null;
   if (pluginModule !== undefined) {
     try {
       const result = await runGeneralPlugin(pluginModule, options.cwd);
       warnings.push(...result.warnings);
       general = result.engine;
     } catch (error) {
-      warnings.push(firstLine(error));
-      causes.push(firstLine(error));
+      // Named once: as a warning if another engine loads, in the fallback's cause otherwise.
+      generalFailure = firstLine(error);
+      causes.push(generalFailure);
     }
   }
 
@@ -47,7 +49,7 @@ export async function loadEngine(options: LoadEngineOptions): Promise<LoadedEngi
       const loaded = await loadFromDirectory(found);
       const reported = loaded.result.engine.name;
       if (reported !== selected) loaded.warnings.push(`context engine "${selected}" reports the name ${JSON.stringify(reported)}; REG-5 wants them equal`);
-      return { ...loaded.result, selected, warnings: [...warnings, ...loaded.warnings] };
+      return { ...loaded.result, selected, warnings: [...warnings, ...(generalFailure ? [generalFailure] : []), ...loaded.warnings] };
     } catch (error) {
       causes.push(firstLine(error));
       break;
