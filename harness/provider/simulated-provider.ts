@@ -1,8 +1,14 @@
+import { createHash } from "node:crypto";
 import { countTokensExact, estimateMessageTokensExact } from "../contract/tokens-exact.ts";
 import type { Message, ToolCall, Usage } from "../contract/types.ts";
 import { canonicalJson } from "../trace/canonical-json.ts";
 import type { AssistantStep } from "../../scenarios/format.ts";
 import { PromptCache, prefixChain } from "./prompt-cache.ts";
+
+interface MessageInfo {
+  digest: string;
+  tokens: number;
+}
 
 /** Tokens the chat format adds to prime the reply (counted once per request). */
 const REPLY_PRIMING = 3;
@@ -42,17 +48,23 @@ export type ProviderReply = RequestAccounting &
 export class SimulatedProvider {
   readonly contextLength: number;
   readonly #caches = new Map<string, PromptCache>();
-  readonly #messageTokens = new Map<string, number>();
+  /** Per content string, then per the message's other fields: its digest and exact tokens. */
+  readonly #known = new Map<string, Map<string, MessageInfo>>();
 
   constructor(options: { contextLength: number }) {
     this.contextLength = options.contextLength;
   }
 
   respond(request: ProviderRequest): ProviderReply {
-    const keys = request.messages.map(canonicalJson);
-    const tokens = keys.map((key, index) => this.#tokensOf(key, request.messages[index]!));
+    const keys: string[] = [];
+    const tokens: number[] = [];
     let promptTokens = request.messages.length > 0 ? REPLY_PRIMING : 0;
-    for (const count of tokens) promptTokens += count;
+    for (const message of request.messages) {
+      const info = this.#infoOf(message);
+      keys.push(info.digest);
+      tokens.push(info.tokens);
+      promptTokens += info.tokens;
+    }
     const rejected = { promptTokens, cacheReadTokens: 0, cacheWriteTokens: 0 };
     const fault = request.step.fault;
     if (promptTokens > this.contextLength) {
@@ -86,13 +98,26 @@ export class SimulatedProvider {
     return { kind: "ok", message, usage, simulatedMs, promptTokens, cacheReadTokens: read, cacheWriteTokens: write };
   }
 
-  #tokensOf(key: string, message: Message): number {
-    let count = this.#messageTokens.get(key);
-    if (count === undefined) {
-      count = estimateMessageTokensExact(message);
-      this.#messageTokens.set(key, count);
+  /**
+   * A message's digest and tokens, computed once per distinct message. Keyed first by the content
+   * string itself: requests share content strings with the transcript, and a string's hash is
+   * computed once per string, so a long request costs a lookup per message, not a re-serialization.
+   */
+  #infoOf(message: Message): MessageInfo {
+    const content = typeof message.content === "string" ? message.content : `\u0000${canonicalJson({ content: message.content })}`;
+    const { content: _content, ...rest } = message;
+    const restKey = canonicalJson(rest);
+    let byRest = this.#known.get(content);
+    if (byRest === undefined) {
+      byRest = new Map();
+      this.#known.set(content, byRest);
     }
-    return count;
+    let info = byRest.get(restKey);
+    if (info === undefined) {
+      info = { digest: createHash("sha256").update(canonicalJson(message)).digest("hex"), tokens: estimateMessageTokensExact(message) };
+      byRest.set(restKey, info);
+    }
+    return info;
   }
 
   #cacheOf(session: string): PromptCache {
