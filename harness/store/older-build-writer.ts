@@ -3,6 +3,8 @@ import type { Message } from "../contract/types.ts";
 import { openConnection } from "./open-file.ts";
 import { encodeContent, validateBatch } from "./rows.ts";
 import { ensureLegacyLayout, readSchemaVersion } from "./schema.ts";
+import { routeSqlMinting } from "./sql-minter.ts";
+import type { UidMinter } from "./uid.ts";
 
 /**
  * Writes a store the way a build from before message identity (schema v30) does: it creates the
@@ -18,9 +20,11 @@ export class OlderBuildWriter {
     this.#now = now;
   }
 
-  static open(path: string, options: { now?: () => number; busyTimeoutMs?: number } = {}): OlderBuildWriter {
+  /** `mintUid` seeds the uids the v31 insert trigger gives this writer's rows (SQL `randomblob`). */
+  static open(path: string, options: { now?: () => number; busyTimeoutMs?: number; mintUid?: UidMinter } = {}): OlderBuildWriter {
     const db = openConnection(path, options.busyTimeoutMs ?? 5000);
     try {
+      if (options.mintUid !== undefined) routeSqlMinting(db, options.mintUid);
       if (readSchemaVersion(db) === null) ensureLegacyLayout(db);
     } catch (error) {
       db.close();
@@ -66,7 +70,7 @@ export class OlderBuildWriter {
 export function writeLegacyStore(
   path: string,
   sessions: ReadonlyArray<{ id: string; messages: Message[] }>,
-  options: { now?: () => number } = {},
+  options: { now?: () => number; mintUid?: UidMinter } = {},
 ): void {
   const writer = OlderBuildWriter.open(path, options);
   try {

@@ -10,6 +10,7 @@ import { StoreInputError } from "./errors.ts";
 import { decodeToolCallUids, decodeUidList, toolCallUidMap, uidList } from "./identity-json.ts";
 import { repairAlternation } from "./merges.ts";
 import { openConnection } from "./open-file.ts";
+import { routeSqlMinting } from "./sql-minter.ts";
 import {
   bindValues,
   COPIED_COLUMNS,
@@ -70,6 +71,7 @@ export class SessionStore {
     this.#db = db;
     this.#mint = options.mintUid ?? createRandomMinter();
     this.#now = options.now ?? (() => Date.now() / 1000);
+    routeSqlMinting(db, this.#mint);
     const clock = options.monotonicClock ?? (() => performance.now());
     const layoutStarted = clock();
     const layout = ensureCurrentLayout(db, this.#now());

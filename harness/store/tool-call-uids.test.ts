@@ -64,6 +64,20 @@ describe("tool-call uids at insert and restore (TCU-1, TCU-2)", () => {
     store.close();
   });
 
+  it("pairs a result with the assistant that named its id, not the nearest assistant, in a batch and on restore", () => {
+    const path = tmp.file();
+    const store = openStore(path);
+    const named = assistant(null, [call("call_a")]);
+    const nearest = assistant(null, [call("call_b")]);
+    const batch = [user("q"), named, nearest, result("call_a", "A"), result("call_b", "B")];
+    store.appendMessages("s", batch);
+    expect(batch[3]?._tool_call_uid).toBe(map(named)?.call_a);
+    expect(batch[4]?._tool_call_uid).toBe(map(nearest)?.call_b);
+    store.appendMessages("s", [result("call_a", "late A")]);
+    expect(store.getMessages("s")[5]?._tool_call_uid).toBe(map(named)?.call_a);
+    store.close();
+  });
+
   it("pairs a result with the nearest call of its id on restore, fenced by a legacy call and by a user turn", () => {
     const path = tmp.file();
     const store = openStore(path);

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { StoreOpenError } from "./errors.ts";
 import { OlderBuildWriter, writeLegacyStore } from "./older-build-writer.ts";
 import { SessionStore } from "./session-store.ts";
+import { createSeededMinter } from "./uid.ts";
 import { assistant, HEX32, openStore, rawDb, tempDir, user } from "./test-support.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -131,6 +132,27 @@ describe("schema v31 upgrade (UID-8)", () => {
       holder.exec("ROLLBACK");
       holder.close();
     }
+  });
+});
+
+describe("seeded runs mint the same uids in SQL too", () => {
+  it("the backfill and the older-build trigger follow the injected minter, so the same seed gives the same uids", () => {
+    const run = (seed: number, name: string): Array<string | null> => {
+      const path = tmp.file(name);
+      writeLegacyStore(path, [{ id: "old", messages: [user("a"), assistant("b"), user("c")] }], { now: () => 1 });
+      for (let open = 0; open < 2; open++) {
+        SessionStore.open(path, { backfillChunk: 2, backfillBudgetMs: 0, mintUid: createSeededMinter(seed + open), now: () => 1 }).close();
+      }
+      const older = OlderBuildWriter.open(path, { mintUid: createSeededMinter(seed + 10), now: () => 1 });
+      older.append("old", [user("from an older build")]);
+      older.close();
+      return uidsById(path);
+    };
+    const first = run(1, "a.db");
+    expect(first).toHaveLength(4);
+    for (const uid of first) expect(uid).toMatch(HEX32);
+    expect(run(1, "b.db")).toEqual(first);
+    expect(run(2, "c.db")).not.toEqual(first);
   });
 });
 
