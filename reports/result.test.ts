@@ -114,3 +114,23 @@ describe("canonical form and the certify projection", () => {
     expect(certification.verdict).toBe("certified");
   });
 });
+
+describe("reading certify --format json", () => {
+  it("lifts one engine's certify JSON into a result with one certification", () => {
+    const result = sampleResult();
+    const certify = certifyJsonOf(result.runInfo, result.certifications[1]!);
+    const lifted = parseResult(JSON.stringify(certify));
+    expect(lifted.certifications).toEqual([result.certifications[1]]);
+    expect(lifted.benchmarks).toEqual([]);
+  });
+
+  it("names the path of a problem in certify JSON, and a verdict the checks contradict", () => {
+    const result = sampleResult();
+    const certify: any = JSON.parse(JSON.stringify(certifyJsonOf(result.runInfo, result.certifications[1]!)));
+    certify.checks[0].level = "MAY";
+    expect(() => parseResult(JSON.stringify(certify))).toThrow("$.checks[0].level: expected one of");
+    certify.checks[0].level = "MUST";
+    certify.verdict = "certified";
+    expect(() => parseResult(JSON.stringify(certify))).toThrow('$.verdict: is "certified" but the checks give "not-certified"');
+  });
+});

@@ -257,6 +257,14 @@ const summaryShape = object({
   unexpected: count(),
 });
 
+const certifyJsonShape = object({
+  schemaVersion: literal(RESULT_SCHEMA_VERSION),
+  runInfo: runInfoShape,
+  engine: namedVersion,
+  verdict: oneOf(VERDICTS),
+  checks: array(checkShape),
+});
+
 export const certificationShape = object({
   engine: namedVersion,
   verdict: oneOf(VERDICTS),
@@ -381,7 +389,7 @@ export function validateResult(value: unknown): ValidationOutcome {
   return problem ? { ok: false, problem } : { ok: true, result: value as ResultJson };
 }
 
-/** Parses and validates result text; throws a ResultError naming the path. */
+/** Parses and validates result text (or one engine's certify JSON); throws a ResultError naming the path. */
 export function parseResult(text: string): ResultJson {
   let value: unknown;
   try {
@@ -389,9 +397,25 @@ export function parseResult(text: string): ResultJson {
   } catch (error) {
     throw new ResultError({ path: "$", message: `not JSON: ${(error as Error).message}` });
   }
-  const outcome = validateResult(value);
+  const outcome = isCertifyJson(value) ? validateCertifyJson(value) : validateResult(value);
   if (!outcome.ok) throw new ResultError(outcome.problem);
   return outcome.result;
+}
+
+/** The one-engine shape `certify --format json` prints: it has `engine` where a result has `certifications`. */
+function isCertifyJson(value: unknown): boolean {
+  return typeof value === "object" && value !== null && "engine" in value && !("certifications" in value);
+}
+
+/** Validates a certify JSON and lifts it into a result with one certification (summary recomputed). */
+export function validateCertifyJson(value: unknown): ValidationOutcome {
+  const problem = certifyJsonShape.check(value, "$");
+  if (problem) return { ok: false, problem };
+  const certify = value as CertifyJson;
+  const certification = certificationOf(certify.engine, certify.checks);
+  if (certification.verdict !== certify.verdict)
+    return { ok: false, problem: { path: "$.verdict", message: `is "${certify.verdict}" but the checks give "${certification.verdict}"` } };
+  return { ok: true, result: { schemaVersion: RESULT_SCHEMA_VERSION, runInfo: certify.runInfo, certifications: [certification], benchmarks: [] } };
 }
 
 export class ResultError extends Error {

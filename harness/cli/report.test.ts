@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sampleResult } from "../../reports/fixtures/sample-result.ts";
-import { parseResult } from "../../reports/result.ts";
+import { certifyJsonOf, parseResult } from "../../reports/result.ts";
 import { runCli } from "./main.ts";
 import { memoryIo } from "./test-io.ts";
 
@@ -15,6 +15,8 @@ beforeAll(() => {
   write("certify.json", sampleResult({ withBenchmarks: false }));
   write("bench.json", sampleResult({ withCertifications: false }));
   write("broken.json", "{ not json");
+  const one = sampleResult({ engines: ["truncate"], withBenchmarks: false });
+  write("certify-truncate.json", certifyJsonOf(one.runInfo, one.certifications[0]!));
   const invalid = sampleResult();
   (invalid.certifications[1]!.checks[3] as { outcome: string }).outcome = "passed";
   write("invalid.json", invalid);
@@ -27,6 +29,13 @@ describe("ctxbench report", () => {
     expect(io.out()).toContain("lcm 0.4.2: NOT-CERTIFIED");
     expect(io.out()).toContain("Compression throughput");
     expect(io.out()).not.toContain("\u001b");
+  });
+
+  it("reads the one-engine JSON that certify --format json prints, beside full results", async () => {
+    const io = memoryIo(dir);
+    expect(await runCli(["report", "certify-truncate.json", "bench.json", "--format", "markdown"], io)).toBe(0);
+    expect(io.out()).toContain("- **truncate**: certified");
+    expect(io.out()).toContain("### Compression throughput");
   });
 
   it("colours only on a terminal without NO_COLOR", async () => {
