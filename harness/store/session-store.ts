@@ -50,7 +50,7 @@ interface InsertEntry {
 }
 
 const COLUMN_LIST = COPIED_COLUMNS.join(", ");
-const PLACEHOLDERS = COPIED_COLUMNS.map(() => "?").join(", ");
+const BIND_MARKERS = COPIED_COLUMNS.map(() => "?").join(", ");
 
 /**
  * The SQLite session store (schema v31): sessions, messages with stable identity, and every copy
@@ -85,7 +85,7 @@ export class SessionStore {
     markCurrentVersion(db);
     this.openReport = { ...layout, layoutMs, backfill };
     this.#insert = db.prepare(
-      `INSERT INTO messages (session_id, ${COLUMN_LIST}, active, compacted) VALUES (?, ${PLACEHOLDERS}, ?, ?)`,
+      `INSERT INTO messages (session_id, ${COLUMN_LIST}, active, compacted) VALUES (?, ${BIND_MARKERS}, ?, ?)`,
     );
   }
 
