@@ -7,7 +7,7 @@ import { complianceMatrix, MATRIX_LEGEND, noteworthyChecks } from "./matrix.ts";
 import { percent, sig, withThousands } from "./numbers.ts";
 import type { Reporter } from "./reporter.ts";
 import type { Certification, CheckResult, ResultJson } from "./result.ts";
-import { barChart, lineChart } from "./svg-charts.ts";
+import { barChart, lineChart, PALETTE } from "./svg-charts.ts";
 import { benchmarkTables, runInfoPairs, type Table } from "./tables.ts";
 
 const STYLE = `
@@ -85,8 +85,23 @@ function figure(caption: string, svg: string): string {
   return `<figure><figcaption>${e(caption)}</figcaption>${svg}</figure>`;
 }
 
+/** Baselines (no engine, inheriting, select-null) in greys; each engine keeps one colour in every chart. */
+const BASELINE_GREYS = ["#57606a", "#8c959f", "#afb8c1"];
+
+function engineColors(result: ResultJson): (engine: string | null, baselineIndex?: number) => string {
+  const order = new Map<string, number>();
+  const remember = (name: string) => void (order.has(name) || order.set(name, order.size));
+  for (const engine of result.runInfo.engines) remember(engine.name);
+  for (const certification of result.certifications) remember(certification.engine.name);
+  return (engine, baselineIndex = 0) => {
+    if (engine === null || !order.has(engine)) return BASELINE_GREYS[baselineIndex % BASELINE_GREYS.length]!;
+    return PALETTE[order.get(engine)! % PALETTE.length]!;
+  };
+}
+
 function charts(result: ResultJson): string[] {
   const figures: string[] = [];
+  const colorOf = engineColors(result);
   for (const suite of result.benchmarks) {
     if (suite.suite === "throughput" && suite.engines.length > 0) {
       figures.push(
@@ -102,7 +117,7 @@ function charts(result: ResultJson): string[] {
             formatX: (value) => withThousands(value),
             formatY: (value) => withThousands(value),
             markers: true,
-            series: suite.engines.map((engine) => ({ name: engine.engine, points: engine.points.map((point) => [point.messages, point.messagesPerSecond]) })),
+            series: suite.engines.map((engine) => ({ name: engine.engine, color: colorOf(engine.engine), points: engine.points.map((point) => [point.messages, point.messagesPerSecond]) })),
           }),
         ),
       );
@@ -121,7 +136,7 @@ function charts(result: ResultJson): string[] {
             yDomain: [0, 1],
             formatX: (value) => String(value),
             formatY: (value) => percent(value).replace(".0 %", " %"),
-            series: suite.engines.map((engine) => ({ name: engine.engine, points: engine.perTurnHitRatio.map((ratio, turn) => [turn + 1, ratio]) })),
+            series: suite.engines.map((engine) => ({ name: engine.engine, color: colorOf(engine.engine), points: engine.perTurnHitRatio.map((ratio, turn) => [turn + 1, ratio]) })),
           }),
         ),
       );
@@ -137,7 +152,8 @@ function charts(result: ResultJson): string[] {
             valueLabel: "× the cost with no engine",
             formatValue: (value) => `${sig(value)}×`,
             reference: { value: 1, label: "no engine" },
-            bars: suite.variants.map((variant) => ({
+            bars: suite.variants.map((variant, index) => ({
+              color: colorOf(variant.engine, index),
               label: stages.size > 1 ? `${variant.variant} (${variant.stage})` : variant.variant,
               value: variant.ratioToNoEngine?.ratio ?? 1,
               ...(variant.ratioToNoEngine ? { low: variant.ratioToNoEngine.ciLow, high: variant.ratioToNoEngine.ciHigh } : {}),

@@ -57,12 +57,12 @@ function frame(id: string, title: string, body: string[]): string {
   ].join("\n");
 }
 
-function legend(names: string[]): string[] {
-  return names.flatMap((name, index) => {
+function legend(entries: { name: string; color: string }[]): string[] {
+  return entries.flatMap(({ name, color }, index) => {
     const y = MARGIN.top + 8 + index * 20;
     const x = WIDTH - MARGIN.right + 16;
     return [
-      `<rect class="swatch" x="${x}" y="${y - 8}" width="12" height="12" fill="${PALETTE[index % PALETTE.length]}"/>`,
+      `<rect class="swatch" x="${x}" y="${y - 8}" width="12" height="12" fill="${color}"/>`,
       `<text x="${x + 18}" y="${y + 2}" class="legend">${escapeHtml(name.length > 18 ? `${name.slice(0, 17)}…` : name)}</text>`,
     ];
   });
@@ -71,6 +71,8 @@ function legend(names: string[]): string[] {
 export interface LineSeries {
   name: string;
   points: [number, number][];
+  /** Defaults to the palette colour of the series' position. */
+  color?: string;
 }
 
 export interface LineChartOptions {
@@ -104,20 +106,21 @@ export function lineChart(options: LineChartOptions): string {
     `<text class="axis" transform="translate(16 ${MARGIN.top + PLOT_H / 2}) rotate(-90)" text-anchor="middle">${escapeHtml(options.yLabel)}</text>`,
   ];
   options.series.forEach((series, index) => {
-    const color = PALETTE[index % PALETTE.length];
+    const color = series.color ?? PALETTE[index % PALETTE.length];
     const points = series.points.filter(([px_, py]) => (options.xScale === "log" ? px_ > 0 : true) && (options.yScale === "log" ? py > 0 : true));
     if (points.length === 0) return;
     const d = points.map(([px_, py], at) => `${at === 0 ? "M" : "L"}${px(x.at(px_))} ${px(y.at(py))}`).join(" ");
     body.push(`<path class="series" data-series="${escapeHtml(series.name)}" d="${d}" fill="none" stroke="${color}" stroke-width="2"/>`);
     if (options.markers) for (const [px_, py] of points) body.push(`<circle cx="${px(x.at(px_))}" cy="${px(y.at(py))}" r="3.5" fill="${color}"/>`);
   });
-  body.push(...legend(options.series.map((series) => series.name)));
+  body.push(...legend(options.series.map((series, index) => ({ name: series.name, color: series.color ?? PALETTE[index % PALETTE.length]! }))));
   return frame(options.id, options.title, body);
 }
 
 export interface Bar {
   label: string;
   value: number;
+  color?: string;
   low?: number;
   high?: number;
 }
@@ -151,7 +154,7 @@ export function barChart(options: BarChartOptions): string {
     const label = bar.label.length > 24 ? `${bar.label.slice(0, 23)}…` : bar.label;
     body.push(
       `<text class="tick" x="${left - 8}" y="${px(top + barHeight / 2 + 4)}" text-anchor="end">${escapeHtml(label)}</text>`,
-      `<rect class="bar" x="${left}" y="${top}" width="${px(Math.max(0.5, x.at(bar.value) - left))}" height="${barHeight}" fill="${PALETTE[index % PALETTE.length]}"><title>${escapeHtml(`${bar.label}: ${options.formatValue(bar.value)}`)}</title></rect>`,
+      `<rect class="bar" x="${left}" y="${top}" width="${px(Math.max(0.5, x.at(bar.value) - left))}" height="${barHeight}" fill="${bar.color ?? PALETTE[index % PALETTE.length]}"><title>${escapeHtml(`${bar.label}: ${options.formatValue(bar.value)}`)}</title></rect>`,
     );
     if (bar.low !== undefined && bar.high !== undefined) {
       const mid = px(top + barHeight / 2);
