@@ -3,6 +3,7 @@ import type { CliIo } from "./io.ts";
 import { enginesCommand } from "./engines.ts";
 import { mainJobCommand } from "./main-job.ts";
 import { reportCommand } from "./report.ts";
+import { runCommand } from "./run.ts";
 import { scenariosCommand } from "./scenarios.ts";
 
 /** A command gets the io at construction so it can be run without a process. */
@@ -13,5 +14,6 @@ export const commandFactories: CommandFactory[] = [
   enginesCommand,
   mainJobCommand,
   reportCommand,
+  runCommand,
   scenariosCommand,
 ];

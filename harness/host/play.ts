@@ -28,6 +28,8 @@ export interface PlayOptions {
   signal?: AbortSignal;
   /** Memory-provider context handed to compress() (redacted and capped as upstream). */
   memoryContext?: string;
+  /** The engine's version as its plugin.yaml declares it, for the run-start event. */
+  engineVersion?: string | null;
 }
 
 export interface PlayResult {
@@ -57,7 +59,7 @@ export async function playScenario(scenario: Scenario, engine: ContextEngine, op
       session: null,
       scenario: scenario.name,
       seed: scenario.seed,
-      engine: { name: engineName(engine), version: engineVersion(engine) },
+      engine: { name: engineName(engine), version: options.engineVersion ?? engineVersion(engine) },
       context_length: scenario.context_length,
     });
     await notifyHook(runtime, null, "update_model", [{ model: scenario.model, context_length: scenario.context_length }]);

@@ -1,0 +1,72 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseTrace, serializeTraceWithoutDurations } from "../../harness/trace/jsonl.ts";
+
+const run = promisify(execFile);
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const FIXTURE = join(REPO, "harness/host/fixtures/two-sessions.json");
+const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_")));
+env["NO_COLOR"] = "1";
+const work = mkdtempSync(join(tmpdir(), "ctxbench-e2e-run-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+async function ctxbench(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [join(REPO, "bin/ctxbench.mjs"), ...args], { cwd: work, env, timeout: 90_000, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    if (typeof failed.code !== "number") throw error;
+    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
+  }
+}
+
+describe("ctxbench run (as a process)", () => {
+  it("writes a JSONL trace for a scenario file, byte-identical apart from durations across runs", async () => {
+    const [first, second] = await Promise.all([
+      ctxbench(["run", "--engine", "compressor", "--scenario", FIXTURE, "--trace", "a.jsonl", "--json"]),
+      ctxbench(["run", "--engine", "compressor", "--scenario", FIXTURE, "--trace", "b.jsonl"]),
+    ]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
+    const textA = readFileSync(join(work, "a.jsonl"), "utf8");
+    const lines = textA.trimEnd().split("\n");
+    for (const line of lines) expect(typeof (JSON.parse(line) as { type?: unknown }).type).toBe("string");
+    const trace = parseTrace(textA);
+    expect(trace[0]).toMatchObject({ type: "run-start", scenario: "host-fixture-two-sessions", seed: 7, engine: { name: "compressor" } });
+    expect(trace.at(-1)?.type).toBe("run-end");
+    const request = trace.find((event) => event.type === "request");
+    expect(request).toMatchObject({ type: "request", session: "alpha" });
+    expect(serializeTraceWithoutDurations(parseTrace(readFileSync(join(work, "b.jsonl"), "utf8")))).toBe(serializeTraceWithoutDurations(trace));
+    const summary = JSON.parse(first.stdout) as { turns: number; requests: number; sessions: number; trace: string };
+    expect(summary).toMatchObject({ turns: 4, sessions: 2, trace: join(work, "a.jsonl") });
+    expect(summary.requests).toBe(trace.filter((event) => event.type === "request").length);
+    expect(second.stdout).toMatch(/turns 4/);
+  });
+
+  it("a different seed changes the trace (uids are seeded)", async () => {
+    const result = await ctxbench(["run", "--engine", "compressor", "--scenario", FIXTURE, "--seed", "8", "--trace", "c.jsonl"]);
+    expect(result.code, result.stderr).toBe(0);
+    const seeded = parseTrace(readFileSync(join(work, "c.jsonl"), "utf8"));
+    expect(seeded[0]).toMatchObject({ seed: 8 });
+  });
+
+  it("rejects an unknown scenario and an unknown engine with exit 2 and one line", async () => {
+    const [unknownScenario, missingFile, unknownEngine] = await Promise.all([
+      ctxbench(["run", "--engine", "compressor", "--scenario", "no-such-scenario"]),
+      ctxbench(["run", "--engine", "compressor", "--scenario", "missing.json"]),
+      ctxbench(["run", "--engine", "no-such-engine", "--scenario", FIXTURE, "--trace", "d.jsonl"]),
+    ]);
+    expect(unknownScenario.code).toBe(2);
+    expect(unknownScenario.stderr).toMatch(/unknown scenario "no-such-scenario"/);
+    expect(missingFile.code).toBe(2);
+    expect(unknownEngine.code).toBe(2);
+    expect(unknownEngine.stderr.trim().split("\n")).toHaveLength(1);
+    expect(existsSync(join(work, "d.jsonl"))).toBe(false);
+  });
+});
