@@ -50,3 +50,21 @@ export {
   type SessionRecord,
   type MessageRow,
 } from "./store/index.ts";
+export {
+  playScenario,
+  DEFAULT_COMPACTION_TIMEOUT_MS,
+  DEFAULT_POOL_SIZE,
+  type PlayOptions,
+  type PlayResult,
+} from "./host/play.ts";
+export { assembleRequest, type AssembledRequest, type AssemblyState } from "./host/assemble.ts";
+export { sanitizeRequest } from "./host/sanitize.ts";
+export { planCacheBreakpoints } from "./host/cache-plan.ts";
+export { cloneMessage, cloneMessages } from "./host/clone.ts";
+export { sanitizeMemoryContext } from "./host/memory-context.ts";
+export { SimulatedProvider, type ProviderReply, type ProviderRequest } from "./provider/simulated-provider.ts";
+export { PromptCache } from "./provider/prompt-cache.ts";
+export { TraceRecorder, type HookOutcome, type CallContext } from "./trace/recorder.ts";
+export { canonicalJson, digestValue } from "./trace/canonical-json.ts";
+export { serializeTrace, parseTrace, readTraceFile, writeTraceFile, serializeTraceWithoutDurations } from "./trace/jsonl.ts";
+export type * from "./trace/events.ts";
