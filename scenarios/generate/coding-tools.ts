@@ -20,6 +20,9 @@ export class CodingWorkspace {
   readonly commands: string[];
   readonly #terms: string[];
   readonly #corpus: TextCorpus;
+  readonly #hits: TextCorpus;
+  /** Word pools drawn once, so each turn costs a few index draws instead of faker templates. */
+  readonly words: { nouns: string[]; verbs: string[]; adjectives: string[]; phrases: string[] };
   readonly #history: PlannedCall[] = [];
 
   constructor(private readonly faker: Faker) {
@@ -32,6 +35,18 @@ export class CodingWorkspace {
     this.commands = ["npm test", "npm run build", "npx tsc --noEmit", "git status --short", "git diff --stat", "npm run lint"];
     this.#terms = faker.helpers.multiple(() => faker.word.noun().toLowerCase().replace(/\W/g, ""), { count: 20 });
     this.#corpus = new TextCorpus(faker);
+    this.#hits = new TextCorpus(faker, 300, () => `${faker.helpers.arrayElement(this.files)}:${faker.number.int({ min: 1, max: 400 })}: ${this.#corpus.slice(60).replace(/\n/g, " ")}`);
+    this.words = {
+      nouns: faker.helpers.multiple(() => faker.word.noun(), { count: 40 }),
+      verbs: faker.helpers.multiple(() => faker.word.verb(), { count: 24 }),
+      adjectives: faker.helpers.multiple(() => faker.word.adjective(), { count: 24 }),
+      phrases: faker.helpers.multiple(() => `${faker.hacker.phrase()} ${faker.lorem.sentence()}`, { count: 48 }),
+    };
+  }
+
+  /** A seeded pick from one of the word pools. */
+  pick(pool: keyof CodingWorkspace["words"]): string {
+    return this.faker.helpers.arrayElement(this.words[pool]);
   }
 
   /** A fresh call of a random coding tool; `repeatChance` re-issues an earlier call verbatim. */
@@ -73,20 +88,12 @@ export class CodingWorkspace {
   }
 
   search(pattern: string, outputBytes: number): PlannedCall {
-    const lines: string[] = [];
-    let size = 0;
-    while (size < outputBytes) {
-      const line = `${this.faker.helpers.arrayElement(this.files)}:${this.faker.number.int({ min: 1, max: 400 })}: ${this.#corpus.slice(60).replace(/\n/g, " ")}`;
-      lines.push(line);
-      size += line.length + 1;
-      if (lines.length >= 400) break;
-    }
-    return { name: "search_files", arguments: JSON.stringify({ pattern, path: "." }), result: lines.join("\n").slice(0, Math.max(outputBytes, 1)) };
+    return { name: "search_files", arguments: JSON.stringify({ pattern, path: "." }), result: this.#hits.slice(Math.max(outputBytes, 1)) };
   }
 
   patch(path: string): PlannedCall {
     const f = this.faker;
-    const name = `${f.word.verb().replace(/\W/g, "")}${capitalise(f.word.noun().replace(/\W/g, ""))}`;
+    const name = `${this.pick("verbs").replace(/\W/g, "")}${capitalise(this.pick("nouns").replace(/\W/g, ""))}`;
     const oldString = `const ${name} = ${f.number.int(99)};`;
     const newString = `const ${name} = ${f.number.int({ min: 100, max: 999 })};`;
     return {

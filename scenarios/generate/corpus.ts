@@ -11,9 +11,10 @@ export class TextCorpus {
   constructor(
     private readonly faker: Faker,
     lines = 600,
+    makeLine?: (i: number) => string,
   ) {
     const out: string[] = [];
-    for (let i = 0; i < lines; i++) out.push(this.#line(i));
+    for (let i = 0; i < lines; i++) out.push(makeLine ? makeLine(i) : this.#line(i));
     this.#text = `${out.join("\n")}\n`;
     this.#doubled = this.#text + this.#text;
   }
@@ -41,7 +42,7 @@ export class TextCorpus {
       case 2:
         return `  // ${f.hacker.phrase()}`;
       case 3:
-        return `[${f.date.recent().toISOString()}] ${f.helpers.arrayElement(["INFO", "WARN", "DEBUG", "ERROR"])} ${f.system.fileName()}:${f.number.int({ min: 1, max: 900 })} ${f.hacker.phrase()}`;
+        return `[${f.date.recent().toISOString()}] ${f.helpers.arrayElement(["INFO", "WARN", "DEBUG", "ERROR"])} ${f.word.noun().replace(/\W/g, "")}.ts:${f.number.int({ min: 1, max: 900 })} ${f.hacker.phrase()}`;
       case 4:
         return `  if (!${f.word.noun()}) throw new Error("${f.word.adjective()} ${f.word.noun()}");`;
       default:

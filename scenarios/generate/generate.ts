@@ -101,12 +101,12 @@ export function assembleScenario(meta: ScenarioMeta, builds: readonly SessionBui
   };
 }
 
-const REQUESTS: Array<(f: Faker, file: string) => string> = [
-  (f, file) => `Can you ${f.hacker.verb()} the ${f.word.noun()} handling in ${file}?`,
-  (f, file) => `The build broke after the ${f.word.noun()} change; please find out why ${file} fails.`,
-  (f, file) => `Add tests for ${file} covering the ${f.word.adjective()} ${f.word.noun()} case.`,
-  (f, file) => `Refactor ${file} so the ${f.word.noun()} logic is easier to follow.`,
-  (f, file) => `Why does ${file} ${f.word.verb()} the ${f.word.noun()} twice? Fix it if it's a bug.`,
+const REQUESTS: Array<(w: CodingWorkspace, file: string) => string> = [
+  (w, file) => `Can you ${w.pick("verbs")} the ${w.pick("nouns")} handling in ${file}?`,
+  (w, file) => `The build broke after the ${w.pick("nouns")} change; please find out why ${file} fails.`,
+  (w, file) => `Add tests for ${file} covering the ${w.pick("adjectives")} ${w.pick("nouns")} case.`,
+  (w, file) => `Refactor ${file} so the ${w.pick("nouns")} logic is easier to follow.`,
+  (w, file) => `Why does ${file} ${w.pick("verbs")} the ${w.pick("nouns")} twice? Fix it if it's a bug.`,
 ];
 
 export interface SessionBuild {
@@ -126,7 +126,7 @@ export function generateSession(faker: Faker, id: string, style: ToolCallIdStyle
   const turns: ScenarioTurn[] = [];
   for (let t = 0; t < turnCount; t++) {
     const file = faker.helpers.arrayElement(workspace.files);
-    const text = faker.helpers.arrayElement(REQUESTS)(faker, file);
+    const text = faker.helpers.arrayElement(REQUESTS)(workspace, file);
     const user: string | ContentPart[] =
       faker.number.float() < (options.imageTurnChance ?? 0)
         ? [{ type: "text", text: `${text} See the attached screenshot.` }, { type: "image_url", image_url: { url: fakePngDataUrl(faker, 1600) } }]
@@ -145,7 +145,7 @@ export function generateSession(faker: Faker, id: string, style: ToolCallIdStyle
       }
       steps.push({ content: s === 0 ? null : `Checking ${file} next.`, toolCalls });
     }
-    steps.push({ content: `Done: ${faker.hacker.phrase()} ${faker.lorem.sentence()}` });
+    steps.push({ content: `Done: ${workspace.pick("phrases")}` });
     turns.push({ user, steps });
   }
   const session: ScenarioSession = { id, systemPrompt: systemPrompt(faker, id), turns };
