@@ -68,3 +68,30 @@ export { TraceRecorder, type HookOutcome, type CallContext } from "./trace/recor
 export { canonicalJson, digestValue } from "./trace/canonical-json.ts";
 export { serializeTrace, parseTrace, readTraceFile, writeTraceFile, serializeTraceWithoutDurations } from "./trace/jsonl.ts";
 export type * from "./trace/events.ts";
+export type * from "../scenarios/format.ts";
+export {
+  SCENARIO_FORMAT_VERSION,
+  buildScenario,
+  listScenarios,
+  DEFAULT_SEED,
+  UnknownScenarioError,
+  generateScenario,
+  deterministicCallId,
+  TOOL_CALL_ID_STYLES,
+  importScenarios,
+  ImportError,
+  readScenarioFile,
+  parseScenario,
+  scenarioToJson,
+  assertScenario,
+  findScenarioProblem,
+  ScenarioFormatError,
+  SCENARIO_SCHEMA,
+  countScenarioMessages,
+  sessionMessages,
+  type ScenarioInfo,
+  type GenerateOptions,
+  type ToolCallIdStyle,
+  type InterleaveMode,
+  type ImportOptions,
+} from "../scenarios/index.ts";
