@@ -1,22 +1,7 @@
 /** The reports package: one result JSON, one reporter per format. */
-import { htmlReporter } from "./html.ts";
-import { jsonReporter } from "./json.ts";
-import { junitReporter } from "./junit.ts";
-import { markdownReporter } from "./markdown.ts";
-import type { ReportFormat, Reporter } from "./reporter.ts";
-import { tapReporter } from "./tap.ts";
-import { terminalReporter } from "./terminal.ts";
-
-export const reporters: Readonly<Record<ReportFormat, Reporter>> = {
-  terminal: terminalReporter,
-  markdown: markdownReporter,
-  html: htmlReporter,
-  json: jsonReporter,
-  junit: junitReporter,
-  tap: tapReporter,
-};
-
+export { reporters } from "./registry.ts";
 export { REPORT_FORMATS, type RenderOptions, type ReportFormat, type Reporter } from "./reporter.ts";
 export * from "./result.ts";
 export { MergeError, mergeResults } from "./merge.ts";
 export { collectRunInfo, gitSha, type RunInfoInput } from "./run-info.ts";
+export { REPORT_FILE_NAMES, writeAllReports } from "./write-all.ts";
