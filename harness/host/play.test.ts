@@ -147,3 +147,35 @@ describe("CACHE-1: the prompt cache sees a stable prefix", () => {
     expect(beta[1]!.cacheReadTokens).toBeLessThan(beta[1]!.promptTokens);
   });
 });
+
+describe("imported scenarios replay their recorded identity", () => {
+  it("keeps the recorded uids of system, user, assistant and result messages; a missing result stays missing", async () => {
+    const uid = (digit: string) => digit.repeat(32);
+    const play = scenario([
+      {
+        user: "check the logs",
+        userMessageUid: uid("2"),
+        steps: [
+          {
+            content: null,
+            messageUid: uid("3"),
+            toolCallUids: { c1: uid("4"), c2: uid("7") },
+            toolCalls: [
+              { id: "c1", name: "terminal", arguments: "{}", result: "ok", resultMessageUid: uid("5"), resultToolCallUid: uid("4") },
+              { id: "c2", name: "terminal", arguments: "{}", result: "never recorded", resultMissing: true },
+            ],
+          },
+          { content: "done", messageUid: uid("6") },
+        ],
+      },
+    ]);
+    play.sessions[0]!.systemMessageUid = uid("1");
+    const { trace, histories } = await playScenario(play, new TailEngine(), { home: home() });
+    const history = histories["s1"]!;
+    expect(history.map((message) => message.message_uid)).toEqual([uid("1"), uid("2"), uid("3"), uid("5"), uid("6")]);
+    expect(history[2]!._tool_call_uids).toEqual({ c1: uid("4"), c2: uid("7") });
+    expect(history[3]!._tool_call_uid).toBe(uid("4"));
+    const second = eventsOf(trace, "request")[1]!;
+    expect(second.messages.filter((message) => message.role === "tool").map((message) => message.tool_call_id)).toEqual(["c1", "c2"]);
+  });
+});

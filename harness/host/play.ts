@@ -124,7 +124,9 @@ function openScriptedSession(runtime: HostRuntime, id: string): SessionRuntime {
   const script = runtime.scenario.sessions.find((candidate) => candidate.id === id) ?? null;
   let history = runtime.store.restore(id);
   if (history.length === 0 && script !== null) {
-    runtime.store.append(id, [systemMessage(script.systemPrompt)]);
+    const system = systemMessage(script.systemPrompt);
+    if (script.systemMessageUid !== undefined) system.message_uid = script.systemMessageUid;
+    runtime.store.append(id, [system]);
     history = runtime.store.restore(id);
   }
   const session: SessionRuntime = {

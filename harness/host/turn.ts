@@ -44,6 +44,7 @@ interface TurnState {
  */
 export async function playTurn(runtime: HostRuntime, session: SessionRuntime, turn: number, script: ScenarioTurn): Promise<void> {
   const user: Message = { role: "user", content: cloneValue(script.user) as MessageContent };
+  if (script.userMessageUid !== undefined) user.message_uid = script.userMessageUid;
   session.history = [...session.history, user];
   runtime.store.append(session.storeId, [user]);
   const state: TurnState = { turn, script, incomingIndex: session.history.length - 1, apiCalls: 0, usage: null };
@@ -127,10 +128,16 @@ async function toolLoop(runtime: HostRuntime, session: SessionRuntime, state: Tu
     const updated = runtime.recorder.callHook(runtime.engine, "update_from_response", [cloneValue(reply.usage)], { session: session.id });
     if (isThenable(updated)) await updated;
 
+    // An imported scenario replays the recorded identity: uids the store then keeps.
+    if (step.messageUid !== undefined) reply.message.message_uid = step.messageUid;
+    if (step.toolCallUids !== undefined) reply.message._tool_call_uids = cloneValue(step.toolCallUids) as typeof step.toolCallUids;
     const batch: Message[] = [reply.message];
     session.history = [...session.history, reply.message];
     for (const call of step.toolCalls ?? []) {
+      if (call.resultMissing === true) continue;
       const result = await answerToolCall(runtime, session, call, state.turn);
+      if (call.resultMessageUid !== undefined) result.message_uid = call.resultMessageUid;
+      if (call.resultToolCallUid !== undefined) result._tool_call_uid = call.resultToolCallUid;
       batch.push(result);
       session.history = [...session.history, result];
     }

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { estimateTokensExact } from "../contract/tokens-exact.ts";
+import type { Message } from "../contract/types.ts";
+import type { AssistantStep } from "../../scenarios/format.ts";
+import { PromptCache, prefixChain } from "./prompt-cache.ts";
+import { SimulatedProvider } from "./simulated-provider.ts";
+
+const conversation: Message[] = [
+  { role: "system", content: "You are terse." },
+  { role: "user", content: "What is two plus two?" },
+  { role: "assistant", content: "Four." },
+  { role: "user", content: "And three plus three?" },
+];
+const reply: AssistantStep = { content: "Six." };
+
+describe("SimulatedProvider", () => {
+  it("counts prompt tokens with the exact tokenizer and reports every canonical usage bucket", () => {
+    const provider = new SimulatedProvider({ contextLength: 10_000 });
+    const result = provider.respond({ session: "s", messages: conversation, cacheBreakpoints: [0, 3], step: reply, attempt: 0 });
+    expect(result.kind).toBe("ok");
+    if (result.kind !== "ok") return;
+    expect(result.usage.prompt_tokens).toBe(estimateTokensExact(conversation));
+    expect(result.usage.total_tokens).toBe(result.usage.prompt_tokens + result.usage.completion_tokens);
+    expect(Object.keys(result.usage).sort()).toEqual(
+      ["cache_read_tokens", "cache_write_tokens", "completion_tokens", "input_tokens", "output_tokens", "prompt_tokens", "reasoning_tokens", "total_tokens"].sort(),
+    );
+    expect(result.message).toEqual({ role: "assistant", content: "Six." });
+  });
+
+  it("emits scripted tool calls exactly as the model wrote them", () => {
+    const provider = new SimulatedProvider({ contextLength: 10_000 });
+    const step: AssistantStep = { content: null, toolCalls: [{ id: "call_x", name: "terminal", arguments: '{"cmd":"ls"}', result: "a b" }] };
+    const result = provider.respond({ session: "s", messages: conversation, cacheBreakpoints: [], step, attempt: 0 });
+    expect(result.kind === "ok" && result.message.tool_calls).toEqual([{ id: "call_x", type: "function", function: { name: "terminal", arguments: '{"cmd":"ls"}' } }]);
+  });
+
+  it("rejects a request over the context window as an overflow, whatever the script says", () => {
+    const provider = new SimulatedProvider({ contextLength: estimateTokensExact(conversation) - 1 });
+    const result = provider.respond({ session: "s", messages: conversation, cacheBreakpoints: [0], step: reply, attempt: 3 });
+    expect(result).toMatchObject({ kind: "overflow", promptTokens: estimateTokensExact(conversation), cacheReadTokens: 0, cacheWriteTokens: 0 });
+  });
+
+  const faults: Array<[AssistantStep["fault"], number, string]> = [
+    [{ kind: "transient", failures: 2 }, 0, "transient"],
+    [{ kind: "transient", failures: 2 }, 1, "transient"],
+    [{ kind: "transient", failures: 2 }, 2, "ok"],
+    [{ kind: "context-overflow" }, 0, "overflow"],
+    [{ kind: "context-overflow" }, 1, "ok"],
+    [{ kind: "content-policy" }, 0, "content-policy"],
+    [{ kind: "terminal" }, 0, "terminal"],
+    [{ kind: "interrupted" }, 0, "interrupted"],
+    [{ kind: "slow", delayMs: 30_000 }, 0, "ok"],
+  ];
+  for (const [fault, attempt, kind] of faults) {
+    it(`${fault!.kind} on attempt ${attempt} → ${kind}`, () => {
+      const provider = new SimulatedProvider({ contextLength: 10_000 });
+      const result = provider.respond({ session: "s", messages: conversation, cacheBreakpoints: [0], step: fault === undefined ? reply : { ...reply, fault }, attempt });
+      expect(result.kind).toBe(kind);
+      if (fault!.kind === "slow" && result.kind === "ok") expect(result.simulatedMs).toBe(30_000);
+    });
+  }
+
+  it("reads the longest prefix an earlier request of the same session wrote, and keeps sessions apart", () => {
+    const provider = new SimulatedProvider({ contextLength: 10_000 });
+    const first = provider.respond({ session: "a", messages: conversation.slice(0, 2), cacheBreakpoints: [0, 1], step: reply, attempt: 0 });
+    expect(first).toMatchObject({ cacheReadTokens: 0 });
+    expect(first.cacheWriteTokens).toBe(first.promptTokens - 3);
+    const second = provider.respond({ session: "a", messages: conversation, cacheBreakpoints: [0, 1, 2, 3], step: reply, attempt: 0 });
+    expect(second.cacheReadTokens).toBe(first.cacheWriteTokens);
+    expect(second.cacheWriteTokens).toBe(second.promptTokens - 3 - second.cacheReadTokens);
+    const otherSession = provider.respond({ session: "b", messages: conversation, cacheBreakpoints: [0], step: reply, attempt: 0 });
+    expect(otherSession.cacheReadTokens).toBe(0);
+    const changedSystem = provider.respond({
+      session: "a",
+      messages: [{ role: "system", content: "You are verbose." }, ...conversation.slice(1)],
+      cacheBreakpoints: [0],
+      step: reply,
+      attempt: 0,
+    });
+    expect(changedSystem.cacheReadTokens).toBe(0);
+  });
+});
+
+describe("PromptCache", () => {
+  it("stores prefixes only at breakpoints", () => {
+    const cache = new PromptCache();
+    const chain = prefixChain(["a", "b", "c"], [10, 20, 30]);
+    expect(cache.account(chain, [0])).toEqual({ read: 0, write: 10 });
+    expect(cache.account(chain, [2])).toEqual({ read: 10, write: 50 });
+    expect(cache.account(chain, [])).toEqual({ read: 60, write: 0 });
+    expect(cache.account(prefixChain(["a", "x", "c"], [10, 20, 30]), [])).toEqual({ read: 10, write: 0 });
+  });
+});
