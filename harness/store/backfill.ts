@@ -22,6 +22,8 @@ export interface BackfillProgress {
   rowsFilled: number;
   /** The longest time one slice held the write lock, in milliseconds. */
   longestSliceMs: number;
+  /** How long each slice of this open held the write lock, in order. */
+  sliceDurationsMs: number[];
   /** The highest row id covered so far. */
   doneThroughId: number;
 }
@@ -32,7 +34,7 @@ export interface BackfillProgress {
  * writers never wait long for the lock. The marker, not the schema version, says it is finished.
  */
 export function advanceMessageUidBackfill(db: Database, options: BackfillOptions): BackfillProgress {
-  const progress: BackfillProgress = { done: true, slices: 0, rowsFilled: 0, longestSliceMs: 0, doneThroughId: 0 };
+  const progress: BackfillProgress = { done: true, slices: 0, rowsFilled: 0, longestSliceMs: 0, sliceDurationsMs: [], doneThroughId: 0 };
   if (readMeta(db, META_BACKFILL_DONE) !== null) return progress;
   let doneThrough = Number.parseInt(readMeta(db, META_BACKFILL_CURSOR) ?? "0", 10) || 0;
   const high = (db.prepare("SELECT COALESCE(MAX(id), 0) AS high FROM messages").get() as { high: number }).high;
@@ -50,7 +52,9 @@ export function advanceMessageUidBackfill(db: Database, options: BackfillOptions
     const upper = doneThrough + options.chunk;
     const started = options.clock();
     progress.rowsFilled += slice.immediate(doneThrough, upper);
-    progress.longestSliceMs = Math.max(progress.longestSliceMs, options.clock() - started);
+    const held = options.clock() - started;
+    progress.sliceDurationsMs.push(held);
+    progress.longestSliceMs = Math.max(progress.longestSliceMs, held);
     progress.slices += 1;
     doneThrough = upper;
     progress.doneThroughId = doneThrough;
