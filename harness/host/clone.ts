@@ -24,13 +24,20 @@ export function cloneValue(value: unknown): unknown {
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) {
     const out = new Array<unknown>(value.length);
-    for (let index = 0; index < value.length; index++) out[index] = cloneValue(value[index]);
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      out[index] = item === null || typeof item !== "object" ? item : cloneValue(item);
+    }
     return out;
   }
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return cloneForeign(value);
   const out: Record<string, unknown> = {};
-  for (const key in value) out[key] = cloneValue((value as Record<string, unknown>)[key]);
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
+    // Primitives (most fields of a message) are copied inline, without a call.
+    out[key] = item === null || typeof item !== "object" ? item : cloneValue(item);
+  }
   return out;
 }
 
