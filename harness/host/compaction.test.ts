@@ -158,7 +158,11 @@ describe("a commit", () => {
     const sandboxHome = home();
     const { trace, histories } = await playScenario(withEvents({ type: "rotate", newSession: "s1-child" }), engine, { home: sandboxHome });
     expect(eventsOf(trace, "compaction")[0]).toMatchObject({ outcome: "committed", mode: "rotation" });
-    expect(histories["s1"]![1]!.message_uid).toBe(summaryUid);
+    expect(histories["s1-child"]!.map((message) => message.content)).toEqual(["You are a test assistant.", "summary", "three", "c"]);
+    expect(histories["s1-child"]![1]!.message_uid).toBe(summaryUid);
+    expect(histories["s1"]).toHaveLength(7);
+    const boundary = eventsOf(trace, "engine-call").filter((call) => call.hook === "on_session_start").at(-1)!;
+    expect(boundary.stateAfter.last_prompt_tokens).toBe(-1);
     const rows = activeRows(join(sandboxHome, "sessions.db")) as Array<{ message_uid: string }>;
     expect(rows.some((row) => row.message_uid === summaryUid)).toBe(true);
   });
