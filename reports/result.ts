@@ -13,8 +13,6 @@ export const CHECK_LEVELS = ["MUST", "SHOULD"] as const;
 export type CheckLevel = (typeof CHECK_LEVELS)[number];
 export const VERDICTS = ["certified", "not-certified"] as const;
 export type Verdict = (typeof VERDICTS)[number];
-export const BENCH_SUITES = ["overhead", "cache", "throughput", "quality", "store"] as const;
-export type BenchSuiteName = (typeof BENCH_SUITES)[number];
 
 export interface NamedVersion {
   name: string;
@@ -200,6 +198,7 @@ export interface StoreSuite extends SuiteBase {
 }
 
 export type BenchSuiteResult = OverheadSuite | CacheSuite | ThroughputSuite | QualitySuite | StoreSuite;
+export type BenchSuiteName = BenchSuiteResult["suite"];
 
 export interface ResultJson {
   schemaVersion: typeof RESULT_SCHEMA_VERSION;

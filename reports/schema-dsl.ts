@@ -121,15 +121,16 @@ export function anyJson(): Shape {
 
 const keyPath = (path: string, key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`);
 
+/** An object shape: the only kind a tagged union may hold. */
 export interface ObjectShape extends Shape {
-  readonly properties: Readonly<Record<string, Shape>>;
+  readonly kind: "object";
 }
 
 /** A closed object: unknown keys are problems. Keys listed in `optional` may be absent. */
 export function object(properties: Record<string, Shape>, optional: readonly string[] = [], description?: string): ObjectShape {
   const keys = Object.keys(properties);
   return {
-    properties,
+    kind: "object",
     check: (value, path) => {
       if (!isPlainObject(value)) return { path, message: `expected an object, got ${describe(value)}` };
       for (const key of keys) {
