@@ -13,12 +13,13 @@ export const faultEntries: CatalogueEntry[] = [
     rules: ["THR-3", "THR-4", "CMP-4", "LIFE-1"],
     build(seed) {
       const kit = new ScenarioKit(this, seed);
-      const s1 = kit.session("s1", { turns: 44, toolOutputBytes: 3400 });
+      const s1 = kit.session("s1", { turns: 50, toolOutputBytes: 3400 });
       const schedule = playAll(s1);
+      // The first automatic pass times out; later a manual pass times out and the next one commits.
       insertEventAfterTurn(schedule, "s1", -1, { type: "timeout-next-compaction" });
-      insertEventAfterTurn(schedule, "s1", 20, { type: "timeout-next-compaction" });
-      insertEventAfterTurn(schedule, "s1", 20, { type: "compress" });
-      insertEventAfterTurn(schedule, "s1", 21, { type: "compress" });
+      insertEventAfterTurn(schedule, "s1", 44, { type: "timeout-next-compaction" });
+      insertEventAfterTurn(schedule, "s1", 44, { type: "compress" });
+      insertEventAfterTurn(schedule, "s1", 45, { type: "compress" });
       appendEvent(schedule, "s1", { type: "end" });
       return kit.finish([s1], schedule, { host: { compactionTimeoutMs: 50 } });
     },
