@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { stripAll } from "../contract/persistence-fields.ts";
+import { estimateTokensRough } from "../contract/tokens.ts";
+import { estimateTokensExact } from "../contract/tokens-exact.ts";
 import type { Message, TurnCompleteInfo, Usage } from "../contract/types.ts";
 import type { ProviderFault } from "../../scenarios/format.ts";
 import { playScenario } from "./play.ts";
@@ -171,5 +174,22 @@ describe("UID-1: uids on every engine surface", () => {
     for (const message of engine.compressCalls[0]!) expect(message.message_uid).toMatch(/^[0-9a-f]{32}$/);
     for (const message of engine.ends[0]!.messages) expect(message.message_uid).toMatch(/^[0-9a-f]{32}$/);
     for (const message of histories["s1"]!) expect(message.message_uid).toMatch(/^[0-9a-f]{32}$/);
+  });
+});
+
+describe("WIRE-2: estimates ignore persistence-only fields", () => {
+  it("the preflight estimate of a history full of uids equals the estimate of its wire copy", async () => {
+    const engine = new ObservingEngine();
+    const seen: number[] = [];
+    engine.should_compress = (tokens?: number) => {
+      seen.push(tokens ?? -1);
+      return false;
+    };
+    const { trace } = await playScenario(scenario([turn("hi", "hello"), turn("again", "sure")]), engine, { home: home() });
+    const history = engine.ends[0]!.messages.slice(0, 4);
+    expect(history.every((message) => typeof message.message_uid === "string")).toBe(true);
+    expect(seen[1]).toBe(estimateTokensRough(stripAll(history)));
+    const request = eventsOf(trace, "request")[1]!;
+    expect(request.promptTokens).toBe(estimateTokensExact(stripAll(history)));
   });
 });
