@@ -88,8 +88,8 @@ export class CompressorEngine extends ContextEngine {
   ): MaybePromise<Message[]> {
     const signal = options.signal;
     signal?.throwIfAborted();
-    const inputTokens = estimateTokensRough(messages);
-    const threshold = this.threshold_tokens > 0 ? this.threshold_tokens : Math.max(1, Math.floor(inputTokens / 2));
+    // Without a known window, aim at half the input.
+    const threshold = this.threshold_tokens > 0 ? this.threshold_tokens : Math.max(1, Math.floor(estimateTokensRough(messages) / 2));
     const plan = planCompaction(messages, {
       threshold,
       contextLength: this.context_length,
@@ -101,7 +101,7 @@ export class CompressorEngine extends ContextEngine {
     });
     signal?.throwIfAborted();
     if (plan.headEnd === plan.tailStart && plan.previousSummary === null) {
-      return this.#finish(messages, inputTokens, repairToolPairs(plan.work));
+      return this.#finish(messages, plan.inputFloor, repairToolPairs(plan.work));
     }
     const summary = this.#summarizer.summarize({
       messages: plan.list.slice(plan.headEnd, plan.tailStart),
@@ -113,18 +113,24 @@ export class CompressorEngine extends ContextEngine {
     });
     const complete = (text: string) => {
       signal?.throwIfAborted();
-      return this.#finish(messages, inputTokens, assemble(plan, text));
+      return this.#finish(messages, plan.inputFloor, assemble(plan, text));
     };
     return isThenable(summary) ? Promise.resolve(summary).then(complete) : complete(summary);
   }
 
-  /** A completed pass: never larger than its input (CMP-4), counted, and judged for progress. */
-  #finish(input: Message[], inputTokens: number, output: Message[]): Message[] {
+  /**
+   * A completed pass: never larger than its input (CMP-4), counted, and judged for progress. The
+   * input is estimated in full only when the output is larger than the part of it already measured.
+   */
+  #finish(input: Message[], inputFloor: number, output: Message[]): Message[] {
     let result = output;
     let outputTokens = estimateTokensRough(result);
-    if (outputTokens > inputTokens) {
-      result = input.slice();
-      outputTokens = inputTokens;
+    if (outputTokens > inputFloor) {
+      const inputTokens = estimateTokensRough(input);
+      if (outputTokens > inputTokens) {
+        result = input.slice();
+        outputTokens = inputTokens;
+      }
     }
     this.compression_count += 1;
     this.#guard.afterPass(outputTokens, this.threshold_tokens);

@@ -23,6 +23,48 @@ function isPlainResult(message: Message): boolean {
   return message.role === "tool" && typeof message.content === "string";
 }
 
+/** The content a duplicate check compares, or null when the message is not a deduplicable output. */
+export function dedupeKey(message: Message, minChars: number): string | null {
+  if (!isPlainResult(message)) return null;
+  const content = message.content as string;
+  return content.length < minChars || content === DUPLICATE_OUTPUT ? null : content;
+}
+
+export function asDuplicate(message: Message): Message {
+  return { ...message, content: DUPLICATE_OUTPUT };
+}
+
+/** One tool result as a one-line description, or the message itself when that would not be shorter. */
+export function clearedResult(messages: readonly Message[], pairing: ToolPairing, index: number, minChars: number): Message {
+  const message = messages[index] as Message;
+  if (message.role !== "tool") return message;
+  const text = messageText(message);
+  if (text.length <= minChars || alreadyPruned(text)) return message;
+  const line = `${describeResult(callOfResult(messages, pairing, index), text)}${CLEARED_SUFFIX}`;
+  return line.length < text.length ? { ...message, content: line } : message;
+}
+
+/** An assistant message with long JSON arguments shortened inside the JSON, or itself. */
+export function withShrunkArguments(message: Message, maxArgChars: number, leafChars: number): Message {
+  if (message.role !== "assistant" || !Array.isArray(message.tool_calls)) return message;
+  let changed = false;
+  const calls = message.tool_calls.map((call) => {
+    const args = call?.function?.arguments;
+    if (typeof args !== "string" || args.length <= maxArgChars) return call;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(args);
+    } catch {
+      return call;
+    }
+    const shrunk = JSON.stringify(shrinkLeaves(parsed, leafChars));
+    if (shrunk.length >= args.length) return call;
+    changed = true;
+    return { ...call, function: { ...call.function, arguments: shrunk } };
+  });
+  return changed ? { ...message, tool_calls: calls } : message;
+}
+
 /**
  * Replace byte-identical tool outputs of at least `minChars` by a marker, keeping the newest copy
  * (lossless: the content is still in the list). Returns how many were replaced.
@@ -58,18 +100,14 @@ export function clearLargeResults(
   from: number,
   to: number,
   minChars: number,
-  keep?: (index: number) => boolean,
 ): number {
   let count = 0;
   for (let i = Math.max(0, from); i < Math.min(to, messages.length); i++) {
-    const message = messages[i] as Message;
-    if (message.role !== "tool" || keep?.(i)) continue;
-    const text = messageText(message);
-    if (text.length <= minChars || alreadyPruned(text)) continue;
-    const line = `${describeResult(callOfResult(messages, pairing, i), text)}${CLEARED_SUFFIX}`;
-    if (line.length >= text.length) continue;
-    messages[i] = { ...message, content: line };
-    count++;
+    const cleared = clearedResult(messages, pairing, i, minChars);
+    if (cleared !== messages[i]) {
+      messages[i] = cleared;
+      count++;
+    }
   }
   return count;
 }
@@ -78,25 +116,9 @@ export function clearLargeResults(
 export function shrinkArguments(messages: Message[], from: number, to: number, maxArgChars: number, leafChars: number): number {
   let count = 0;
   for (let i = Math.max(0, from); i < Math.min(to, messages.length); i++) {
-    const message = messages[i] as Message;
-    if (message.role !== "assistant" || !Array.isArray(message.tool_calls)) continue;
-    let changed = false;
-    const calls = message.tool_calls.map((call) => {
-      const args = call?.function?.arguments;
-      if (typeof args !== "string" || args.length <= maxArgChars) return call;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(args);
-      } catch {
-        return call;
-      }
-      const shrunk = JSON.stringify(shrinkLeaves(parsed, leafChars));
-      if (shrunk.length >= args.length) return call;
-      changed = true;
-      return { ...call, function: { ...call.function, arguments: shrunk } };
-    });
-    if (changed) {
-      messages[i] = { ...message, tool_calls: calls };
+    const shrunk = withShrunkArguments(messages[i] as Message, maxArgChars, leafChars);
+    if (shrunk !== messages[i]) {
+      messages[i] = shrunk;
       count++;
     }
   }

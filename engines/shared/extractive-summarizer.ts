@@ -85,10 +85,15 @@ const WEIGHTS: Readonly<Record<SectionKey, number>> = {
   notes: 0.04,
 };
 
+/** How much text the walk reads for the sections: a multiple of the summary's size, with a floor. */
+const SCAN_BUDGET_MULTIPLE = 24;
+const SCAN_FLOOR_CHARS = 100_000;
+
 const DECISION =
   /\b(?:decided|decide to|decision|chose|choose to|going with|go with|settled on|we will|we'll|i will|i'll|let's|the plan is|instead of|switch(?:ed)? to|must|must not|should not|shouldn't|don't|do not|never|always|prefer)\b/i;
 const FACT_CUE = /\b(?:for the record|remember|note that|keep in mind|important)\b/i;
 const IDENTIFIER = /\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]{4,}\b/;
+const HAS_DIGIT = /\d/;
 const COPULA = /\b(?:is|are|was|were|equals|tagged|belongs to|set to)\b/i;
 const STOPWORDS = new Set(["the", "and", "for", "with", "that", "this", "from", "about", "into", "what", "how", "keep", "our"]);
 
@@ -121,7 +126,7 @@ export class ExtractiveSummarizer implements Summarizer {
       goalIsOlder && previous.goal !== null ? [["asks", previous.goal], ...previous.items] : previous.items;
     const goal = goalIsOlder ? firstSentences(messageText(request.messages[firstUser] as Message), this.#maxItem) : previous.goal;
 
-    extractor.scan(request.messages, request.signal);
+    extractor.scan(request.messages, request.signal, Math.max(SCAN_FLOOR_CHARS, SCAN_BUDGET_MULTIPLE * budgetChars));
     extractor.addPrevious(previousItems);
     extractor.pinGoal(goal);
     return this.#render(pools, focusPool, request.focusTopic ?? "", budgetChars);
@@ -158,8 +163,9 @@ class Extractor {
     readonly orderOf: (index: number) => number,
   ) {}
 
+  // Items are redacted when rendered: only the few that are shown pay for it.
   #add(key: SectionKey, text: string, order: number): void {
-    const clean = condense(redactSecrets(text), this.maxItem);
+    const clean = condense(text, this.maxItem);
     if (clean === "") return;
     const item: Item = { text: clean, order, priority: isFact(clean) ? 2 : DECISION.test(clean) ? 1 : 0 };
     if (this.focus && this.focus.test(clean)) this.focusPool.add(item);
@@ -170,22 +176,35 @@ class Extractor {
     return !(this.pools.get(key) as Pool).full || (this.focus !== null && !this.focusPool.full);
   }
 
-  /** Newest first, so that pools filled to the budget can stop the walk early. */
-  scan(messages: readonly Message[], signal: AbortSignal | undefined): void {
+  /**
+   * Newest first, so that pools filled to the budget stop the walk early. The walk reads at most
+   * `limitChars` of text for the sections (older turns live on in the previous summary); past
+   * that only the focus topic is still looked for, with one regular-expression test per message.
+   */
+  scan(messages: readonly Message[], signal: AbortSignal | undefined, limitChars: number): void {
     let pending = new Map<string, string[]>();
+    let examined = 0;
     for (let i = messages.length - 1; i >= 0; i--) {
       if ((i & 255) === 0) signal?.throwIfAborted();
       if (this.#saturated()) return;
       const message = messages[i] as Message;
+      if (examined > limitChars) {
+        if (this.focus === null || this.focusPool.full) return;
+        this.#focusOnly(message, this.orderOf(i));
+        continue;
+      }
       const order = this.orderOf(i);
       if (message.role === "tool") {
         const id = String(message.tool_call_id ?? "");
+        const text = messageText(message);
+        examined += Math.min(text.length, 4000);
         const list = pending.get(id) ?? [];
-        list.push(messageText(message));
+        list.push(text);
         pending.set(id, list);
         continue;
       }
       const text = messageText(message);
+      examined += Math.min(text.length, 6000) + 100;
       if (message.role === "user") {
         pending = new Map();
         this.#add("asks", firstSentences(text, this.maxItem), order);
@@ -200,6 +219,11 @@ class Extractor {
         if (text !== "") this.#fromProse(text, order);
       }
     }
+  }
+
+  #focusOnly(message: Message, order: number): void {
+    const text = headAndTail(messageText(message), 2000, 2000);
+    if (text !== "" && (this.focus as RegExp).test(text)) this.#focusSentences(text, order);
   }
 
   #saturated(): boolean {
@@ -241,7 +265,7 @@ class Extractor {
     let taken = 0;
     for (const sentence of sentences(text)) {
       if (!(this.focus as RegExp).test(sentence)) continue;
-      const text = condense(redactSecrets(sentence), this.maxItem);
+      const text = condense(sentence, this.maxItem);
       this.focusPool.add({ text, order, priority: isFact(text) ? 2 : DECISION.test(text) ? 1 : 0 });
       if (++taken === 4) return;
     }
@@ -259,7 +283,7 @@ class Extractor {
   /** The first ask of the whole conversation states the goal: it leads the asks, whatever the budget. */
   pinGoal(text: string | null): void {
     if (text === null) return;
-    const clean = condense(redactSecrets(text), this.maxItem);
+    const clean = condense(text, this.maxItem);
     if (clean === "") return;
     for (const pool of [...this.pools.values(), this.focusPool]) pool.remove(clean);
     (this.pools.get("asks") as Pool).add({ text: `${GOAL_PREFIX}${clean}`, order: Number.NEGATIVE_INFINITY, pinned: true });
@@ -301,7 +325,7 @@ function firstSentences(text: string, max: number): string {
 }
 
 function isFact(sentence: string): boolean {
-  return FACT_CUE.test(sentence) || (IDENTIFIER.test(sentence) && COPULA.test(sentence));
+  return FACT_CUE.test(sentence) || (COPULA.test(sentence) && HAS_DIGIT.test(sentence) && IDENTIFIER.test(sentence));
 }
 
 function lineCount(text: string): number {
@@ -361,7 +385,7 @@ function pickAndRender(pool: Pool, heading: string, allowance: number): string |
   const omission = omittedLine().length + 1;
   // A section that cannot show everything keeps room to say so.
   let left = allowance - headingCost - (pool.chars > allowance - headingCost ? omission : 0);
-  const ranked = [...pool.items].sort(
+  const ranked = pool.items.map((item) => ({ ...item, text: redactSecrets(item.text) })).sort(
     (a, b) => Number(b.pinned ?? false) - Number(a.pinned ?? false) || (b.priority ?? 0) - (a.priority ?? 0) || b.order - a.order,
   );
   const chosen: Item[] = [];

@@ -34,12 +34,6 @@ export function hasToolCalls(message: Message): boolean {
   return message.role === "assistant" && Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
 }
 
-/** The ids an assistant message names, one entry per call (repeats kept). */
-function callIds(message: Message): string[] {
-  if (!hasToolCalls(message)) return [];
-  return (message.tool_calls ?? []).map((call) => String(call?.id ?? ""));
-}
-
 interface OpenCall {
   assistant: number;
   /** Positions in tool_calls of this id's occurrences not yet answered. */
@@ -53,64 +47,59 @@ export function pairToolCalls(messages: readonly Message[]): ToolPairing {
   const orphanResults: number[] = [];
   /** For each assistant index: the last index of a result paired with it (or -1). */
   const lastResult = new Int32Array(n).fill(-1);
-  const answered: Map<number, Set<number>> = new Map();
+  const opened: OpenCall[] = [];
   // Per id: the assistants of the current user turn that named it, oldest first.
   let byId = new Map<string, OpenCall[]>();
 
   for (let i = 0; i < n; i++) {
     const message = messages[i] as Message;
-    if (message.role === "user") {
+    const role = message.role;
+    if (role === "user") {
       if (byId.size > 0) byId = new Map();
       continue;
     }
-    if (message.role === "assistant") {
-      const ids = callIds(message);
-      ids.forEach((id, position) => {
-        const list = byId.get(id) ?? [];
+    if (role === "assistant") {
+      const calls = message.tool_calls;
+      if (!Array.isArray(calls)) continue;
+      for (let position = 0; position < calls.length; position++) {
+        const id = idOf(calls[position]?.id);
+        let list = byId.get(id);
+        if (!list) byId.set(id, (list = []));
         const last = list[list.length - 1];
         if (last && last.assistant === i) last.pending.push(position);
-        else list.push({ assistant: i, pending: [position] });
-        byId.set(id, list);
-      });
+        else {
+          const open: OpenCall = { assistant: i, pending: [position] };
+          list.push(open);
+          opened.push(open);
+        }
+      }
       continue;
     }
-    if (message.role !== "tool") continue;
-    const id = String(message.tool_call_id ?? "");
-    const candidates = byId.get(id);
-    if (!candidates || candidates.length === 0) {
-      orphanResults.push(i);
-      continue;
-    }
+    if (role !== "tool") continue;
+    const candidates = byId.get(idOf(message.tool_call_id));
     let chosen: OpenCall | undefined;
-    for (let k = candidates.length - 1; k >= 0; k--) {
-      const candidate = candidates[k] as OpenCall;
-      if (candidate.pending.length > 0) {
-        chosen = candidate;
-        break;
+    if (candidates) {
+      for (let k = candidates.length - 1; k >= 0; k--) {
+        const candidate = candidates[k] as OpenCall;
+        if (candidate.pending.length > 0) {
+          chosen = candidate;
+          break;
+        }
       }
     }
     if (!chosen) {
-      // Every call with this id is already answered: a surplus result answers nothing.
+      // No call with this id is waiting in this turn (or every one is answered): the result answers nothing.
       orphanResults.push(i);
       continue;
     }
-    const position = chosen.pending.shift() as number;
-    let set = answered.get(chosen.assistant);
-    if (!set) answered.set(chosen.assistant, (set = new Set()));
-    set.add(position);
+    chosen.pending.shift();
     pairedAssistant[i] = chosen.assistant;
     lastResult[chosen.assistant] = i;
   }
 
   const unansweredCalls: Array<{ assistant: number; callIndex: number }> = [];
-  for (let i = 0; i < n; i++) {
-    const count = callIds(messages[i] as Message).length;
-    if (count === 0) continue;
-    const set = answered.get(i);
-    for (let position = 0; position < count; position++) {
-      if (!set?.has(position)) unansweredCalls.push({ assistant: i, callIndex: position });
-    }
-  }
+  for (const open of opened) for (const callIndex of open.pending) unansweredCalls.push({ assistant: open.assistant, callIndex });
+  unansweredCalls.sort((a, b) => a.assistant - b.assistant || a.callIndex - b.callIndex);
 
   // A unit spans an assistant and its last result; overlapping spans merge.
   const units: ToolUnit[] = [];
@@ -127,6 +116,10 @@ export function pairToolCalls(messages: readonly Message[]): ToolPairing {
     i = end;
   }
   return { units, unitOf, pairedAssistant, orphanResults, unansweredCalls };
+}
+
+function idOf(value: unknown): string {
+  return typeof value === "string" ? value : String(value ?? "");
 }
 
 /** The list's atomic units, in order. */

@@ -39,7 +39,7 @@ export class TruncateEngine extends ContextEngine {
     this.threshold_tokens = thresholdFor(this.context_length, this.threshold_percent);
   }
 
-  /** The token budget a pass aims for. */
+  /** The token budget a pass aims for; without a known window, a share of the input. */
   budgetFor(inputTokens: number): number {
     const base = this.threshold_tokens > 0 ? this.threshold_tokens : inputTokens;
     return Math.max(1, Math.floor(base * this.#targetRatio));
@@ -47,70 +47,66 @@ export class TruncateEngine extends ContextEngine {
 
   override compress(messages: Message[], _current_tokens?: number | null, _focus_topic?: string | null, options: CompressOptions = {}): Message[] {
     options.signal?.throwIfAborted();
-    const tokens = messages.map(estimateMessageTokensRough);
-    const total = tokens.reduce((sum, t) => sum + t, 0);
-    const output = total <= this.budgetFor(total) ? repairToolPairs(messages) : truncate(messages, tokens, this.budgetFor(total));
+    const budget = this.budgetFor(this.threshold_tokens > 0 ? 0 : estimateTokensRough(messages));
+    const output = truncate(messages, budget);
     options.signal?.throwIfAborted();
     this.compression_count += 1;
-    return estimateTokensRough(output) <= total ? output : messages.slice();
+    return output;
   }
 }
 
-/** Whole turns from the oldest, then whole units of the last turn, until the rest fits. */
-function truncate(messages: readonly Message[], tokens: readonly number[], budget: number): Message[] {
+/**
+ * Whole turns from the oldest, then whole units of the last turn, until the rest fits. Walks back
+ * from the end and measures only what it keeps (plus one message), however long the history.
+ */
+function truncate(messages: readonly Message[], budget: number): Message[] {
   const n = messages.length;
   let systemEnd = 0;
   while (systemEnd < n && (messages[systemEnd] as Message).role === "system") systemEnd++;
+  const tokens = new Float64Array(n).fill(-1);
+  const tokenOf = (i: number) => {
+    let t = tokens[i] as number;
+    if (t < 0) tokens[i] = t = estimateMessageTokensRough(messages[i] as Message);
+    return t;
+  };
   let fixed = 0;
-  for (let i = 0; i < systemEnd; i++) fixed += tokens[i] as number;
+  for (let i = 0; i < systemEnd; i++) fixed += tokenOf(i);
+  const head = messages.slice(0, systemEnd);
 
-  const suffix = new Array<number>(n + 1).fill(0);
-  for (let i = n - 1; i >= 0; i--) suffix[i] = (suffix[i + 1] as number) + (tokens[i] as number);
-  const lastUser = findLastUser(messages, systemEnd);
-
-  // Turns start at user messages; the earliest start whose suffix fits wins, but never past the latest user message.
-  let keepFrom = lastUser === -1 ? systemEnd : lastUser;
-  for (let i = systemEnd; i <= keepFrom; i++) {
-    if (i !== systemEnd && (messages[i] as Message).role !== "user") continue;
-    if (fixed + (suffix[i] as number) <= budget) {
-      keepFrom = i;
+  // The earliest turn start (a user message) whose suffix fits.
+  let suffix = 0;
+  let keepFrom = -1;
+  let fitsWhole = true;
+  for (let i = n - 1; i >= systemEnd; i--) {
+    suffix += tokenOf(i);
+    if (fixed + suffix > budget) {
+      fitsWhole = false;
       break;
     }
+    if ((messages[i] as Message).role === "user") keepFrom = i;
   }
-  const head = messages.slice(0, systemEnd);
-  if (fixed + (suffix[keepFrom] as number) <= budget || lastUser === -1) {
-    return repairToolPairs([...head, ...dropLeadingUnits(messages, tokens, keepFrom, budget - fixed)]);
-  }
-  // Only the latest turn is left and it is still too big: keep its user message, drop its oldest units.
-  const pairing = pairToolCalls(messages);
-  const units = pairing.units.filter((unit) => unit.start > lastUser);
-  let size = (tokens[lastUser] as number) + (suffix[lastUser + 1] as number);
-  let first = 0;
-  while (first < units.length - 1 && fixed + size > budget) {
-    size -= unitTokens(units[first] as ToolUnit, tokens);
-    first++;
-  }
-  const kept = units.slice(first).flatMap((unit) => messages.slice(unit.start, unit.end));
-  return repairToolPairs([...head, messages[lastUser] as Message, ...kept]);
-}
+  if (fitsWhole) return repairToolPairs(messages);
+  if (keepFrom !== -1) return repairToolPairs([...head, ...messages.slice(keepFrom)]);
 
-/** When there is no user message to anchor on, drop whole units from the front until the rest fits. */
-function dropLeadingUnits(messages: readonly Message[], tokens: readonly number[], from: number, budget: number): Message[] {
+  // Not even the latest turn fits: keep its user message and drop its oldest units.
+  const lastUser = findLastUser(messages, systemEnd);
+  const from = lastUser === -1 ? systemEnd : lastUser + 1;
   const rest = messages.slice(from);
-  let size = rest.reduce((sum, _m, i) => sum + (tokens[from + i] as number), 0);
-  if (size <= budget) return rest;
   const units = pairToolCalls(rest).units;
+  let size = fixed + (lastUser === -1 ? 0 : tokenOf(lastUser));
+  for (let i = from; i < n; i++) size += tokenOf(i);
   let first = 0;
   while (first < units.length - 1 && size > budget) {
-    size -= unitTokens(units[first] as ToolUnit, tokens, from);
+    size -= unitTokens(units[first] as ToolUnit, tokenOf, from);
     first++;
   }
-  return rest.slice((units[first] as ToolUnit).start);
+  const kept = rest.slice(units[first]?.start ?? rest.length);
+  return repairToolPairs(lastUser === -1 ? [...head, ...kept] : [...head, messages[lastUser] as Message, ...kept]);
 }
 
-function unitTokens(unit: ToolUnit, tokens: readonly number[], offset = 0): number {
+function unitTokens(unit: ToolUnit, tokenOf: (i: number) => number, offset: number): number {
   let sum = 0;
-  for (let i = unit.start; i < unit.end; i++) sum += tokens[offset + i] as number;
+  for (let i = unit.start; i < unit.end; i++) sum += tokenOf(offset + i);
   return sum;
 }
 
