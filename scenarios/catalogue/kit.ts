@@ -4,7 +4,7 @@ import { seededFaker } from "../generate/faker.ts";
 import { assembleScenario, generateSession, type GenerateOptions, type SessionBuild } from "../generate/generate.ts";
 import { CanaryMint } from "../generate/planting.ts";
 import type { ToolCallIdStyle } from "../generate/tool-ids.ts";
-import { sessionMessages, turnMessages } from "../transcript.ts";
+import { turnMessages } from "../transcript.ts";
 
 export interface ScenarioInfo {
   name: string;
@@ -39,8 +39,8 @@ export class ScenarioKit {
     return this.#mint;
   }
 
-  finish(builds: SessionBuild[], schedule: ScheduleStep[], extra: Partial<Pick<Scenario, "legacyStore" | "host" | "context_length">> = {}): Scenario {
-    const scenario = assembleScenario({ ...this.info, seed: this.seed, ...(extra.context_length ? { contextLength: extra.context_length } : {}) }, builds, schedule);
+  finish(builds: SessionBuild[], schedule: ScheduleStep[], extra: Partial<Pick<Scenario, "legacyStore" | "host">> = {}): Scenario {
+    const scenario = assembleScenario({ ...this.info, seed: this.seed }, builds, schedule);
     if (extra.legacyStore) scenario.legacyStore = extra.legacyStore;
     if (extra.host) scenario.host = extra.host;
     return scenario;
@@ -77,6 +77,3 @@ export function userMessageIndex(build: SessionBuild, turn: number): number {
 export function playAll(build: SessionBuild): ScheduleStep[] {
   return build.session.turns.map((_, turn) => ({ kind: "turn", session: build.session.id, turn }));
 }
-
-/** Full message list of a session (used to write legacy rows). */
-export { sessionMessages };
