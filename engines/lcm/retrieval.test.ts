@@ -63,6 +63,11 @@ describe("lcm select_context retrieval", () => {
     expect(select("Shall we paint the zeppelin turquoise?").selection).toBeNull();
   });
 
+  it("returns null when the question shares only common words with compacted history", () => {
+    // Every filler message holds these words: matching them is noise, not recall.
+    expect(select("Tell me about the river, the copper lamp and the meadow").selection).toBeNull();
+  });
+
   it("returns null when the question is about the fresh tail, still in the active context", () => {
     expect(compacted.some((m) => String(m.content).includes(TAIL_FACT))).toBe(true);
     expect(select("What is the staging password for vega?").selection).toBeNull();

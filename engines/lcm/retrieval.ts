@@ -1,6 +1,5 @@
 import type { Message } from "../../harness/contract/types.ts";
 import { messageText } from "../shared/message-text.ts";
-import { redactSecrets } from "../shared/redact.ts";
 import { carriedNodeIds, isCarrier } from "./carrier.ts";
 import type { ResolvedLcmSettings } from "./settings.ts";
 import type { MessageHit, LcmStore } from "./store.ts";
@@ -8,6 +7,9 @@ import { clipText, queryTerms, searchableText } from "./text.ts";
 
 export const RETRIEVAL_MARKER = "[LCM RETRIEVAL — verbatim excerpts from compacted history]";
 const CANDIDATES = 200;
+/** A word is distinctive when at most this many messages, or this share of them, contain it. */
+const RARE_MIN = 3;
+const RARE_SHARE = 0.02;
 
 export interface RetrievalRequest {
   request: readonly Message[];
@@ -30,6 +32,15 @@ export function selectWithRetrieval(input: RetrievalRequest): Message[] | null {
   const terms = queryTerms(question);
   if (terms.length === 0) return null;
 
+  // A match must share a distinctive word with the question (a name, an id), not just common ones.
+  const total = input.store.messageFrequency(input.scope, null);
+  const rareLimit = Math.max(RARE_MIN, Math.ceil(total * RARE_SHARE));
+  const rare = terms.filter((term) => {
+    const frequency = input.store.messageFrequency(input.scope, term);
+    return frequency > 0 && frequency <= rareLimit;
+  });
+  if (rare.length === 0) return null;
+
   const active = request.filter((m) => !isCarrier(m)).map(searchableText).join("\n").toLowerCase();
   const needed = Math.min(2, terms.length);
   const seen = new Set<string>();
@@ -38,7 +49,7 @@ export function selectWithRetrieval(input: RetrievalRequest): Message[] | null {
     const text = hit.text.toLowerCase();
     if (!hit.current || text.trim().length === 0 || seen.has(text) || active.includes(text.trim())) continue;
     const score = terms.filter((t) => text.includes(t)).length;
-    if (score < needed) continue;
+    if (score < needed || !rare.some((t) => text.includes(t))) continue;
     seen.add(text);
     scored.push({ hit, score });
   }
@@ -52,7 +63,7 @@ export function selectWithRetrieval(input: RetrievalRequest): Message[] | null {
   const lines: string[] = [];
   let used = 0;
   for (const { hit } of picked) {
-    const excerpt = clipText(redactSecrets(hit.text), settings.retrievalExcerptChars);
+    const excerpt = clipText(hit.text, settings.retrievalExcerptChars);
     if (lines.length > 0 && used + excerpt.length > charBudget) break;
     const node = input.store.nodeOfMessage(hit.row);
     lines.push(`- ${hit.role}${node ? ` (node ${node})` : ""}: ${excerpt}`);

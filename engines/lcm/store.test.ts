@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../harness/contract/types.ts";
 import { LcmStore } from "./store.ts";
@@ -43,6 +46,19 @@ describe("lcm store ingestion (UID-2, UID-4, UID-7)", () => {
       { role: "user", content: "first copy", message_uid: uid(7) },
       { role: "user", content: "edited copy", message_uid: uid(7) },
     ])).toEqual(rows);
+  });
+
+  it("masks credentials in what it keeps, while a re-sent original still matches its row", () => {
+    const dir = mkdtempSync(join(tmpdir(), "lcm-store-"));
+    const secret = "sk-proj-" + "Ab3".repeat(16);
+    const message: Message = { role: "tool", tool_call_id: "c1", content: `OPENAI_KEY=${secret} exported`, message_uid: uid(3) };
+    const store = LcmStore.open(join(dir, "lcm.sqlite"));
+    const rows = store.ingest("s", [message]);
+    expect(store.ingest("s", [structuredClone(message)])).toEqual(rows);
+    expect(search(store, "exported")[0]?.text).toContain("[REDACTED]");
+    store.close();
+    expect(readFileSync(join(dir, "lcm.sqlite")).includes(secret)).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("keeps sessions apart in search and follows a session's lineage", () => {

@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import type { Message } from "../../harness/contract/types.ts";
-import { fingerprint, searchableText, uidOf } from "./text.ts";
+import { fingerprint, redactMessage, searchableText, uidOf } from "./text.ts";
 
 /** A summary node as the store keeps it. */
 export interface StoredNode {
@@ -102,7 +102,8 @@ interface NodeRow {
 }
 
 /**
- * The lossless store: every version of every message, the summary nodes and their links.
+ * The lossless store: every version of every message (credentials masked), the summary nodes
+ * and their links.
  * Rollback-journal mode (not WAL), so reads never touch the files: a compaction pass that only
  * reads leaves the sandbox byte-identical.
  */
@@ -192,8 +193,9 @@ export class LcmStore {
         row = (withoutUid.get(session, print, seen) as { row: number } | undefined)?.row;
       }
       if (row === undefined) {
-        const text = searchableText(message);
-        row = Number(insert.run(session, uid, print, String(message.role), text, JSON.stringify(message)).lastInsertRowid);
+        const kept = redactMessage(message);
+        const text = searchableText(kept);
+        row = Number(insert.run(session, uid, print, String(message.role), text, JSON.stringify(kept)).lastInsertRowid);
         insertFts?.run(row, text);
       }
       // The later row under one uid is the current version (UID-7).
@@ -327,6 +329,34 @@ export class LcmStore {
       )
       .all(scope, likePattern(phrase), limit) as HitRow[];
     return rows.map((r) => ({ ...r, current: Boolean(r.current) }));
+  }
+
+  /** How many messages of the given sessions contain the word (all of them: the total). */
+  messageFrequency(sessions: readonly string[], word: string | null): number {
+    const scope = JSON.stringify(sessions);
+    if (word === null) {
+      return (this.#db.prepare("SELECT COUNT(*) AS n FROM messages WHERE session IN (SELECT value FROM json_each(?))").get(scope) as { n: number }).n;
+    }
+    const match = ftsQuery([word], true);
+    if (this.searchMode === "fts5" && match !== null) {
+      try {
+        return (
+          this.#db
+            .prepare(
+              `SELECT COUNT(*) AS n FROM messages_fts f JOIN messages m ON m.row = f.rowid
+               WHERE messages_fts MATCH ? AND m.session IN (SELECT value FROM json_each(?))`,
+            )
+            .get(match, scope) as { n: number }
+        ).n;
+      } catch {
+        // Fall through to LIKE.
+      }
+    }
+    return (
+      this.#db
+        .prepare("SELECT COUNT(*) AS n FROM messages WHERE session IN (SELECT value FROM json_each(?)) AND text LIKE ? ESCAPE '\\'")
+        .get(scope, likePattern(word)) as { n: number }
+    ).n;
   }
 
   /** Summaries of the given sessions that contain the words; same fallback as messages. */

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { stripPersistenceFields } from "../../harness/contract/persistence-fields.ts";
 import type { Message } from "../../harness/contract/types.ts";
 import { messageText } from "../shared/message-text.ts";
+import { redactSecrets } from "../shared/redact.ts";
 
 /** What grep and retrieval search: the message's text, and for calls their names and arguments. */
 export function searchableText(message: Message): string {
@@ -56,4 +57,29 @@ export function clipText(text: string, maxChars: number): string {
   const keep = Math.max(0, maxChars - marker.length);
   const [head, tail] = [Math.ceil(keep / 2), Math.floor(keep / 2)];
   return `${text.slice(0, head)}${marker}${text.slice(text.length - tail)}`;
+}
+
+/**
+ * A copy of the message with credential-shaped text masked in its content, text parts and call
+ * arguments. The store keeps this copy: a key pasted once must not come back through grep,
+ * expand or retrieval. The fingerprint stays that of the original, so versions still match.
+ */
+export function redactMessage(message: Message): Message {
+  const copy: Message = { ...message };
+  if (typeof copy.content === "string") copy.content = redactSecrets(copy.content);
+  else if (Array.isArray(copy.content)) {
+    copy.content = copy.content.map((part) =>
+      part && typeof part === "object" && typeof (part as { text?: unknown }).text === "string"
+        ? { ...part, text: redactSecrets((part as { text: string }).text) }
+        : part,
+    );
+  }
+  if (Array.isArray(copy.tool_calls)) {
+    copy.tool_calls = copy.tool_calls.map((call) =>
+      call?.function && typeof call.function.arguments === "string"
+        ? { ...call, function: { ...call.function, arguments: redactSecrets(call.function.arguments) } }
+        : call,
+    );
+  }
+  return copy;
 }
