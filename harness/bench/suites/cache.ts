@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ContextEngine } from "../../contract/context-engine.ts";
+import { playScenario } from "../../host/play.ts";
+import type { Trace } from "../../trace/events.ts";
+import type { Scenario } from "../../../scenarios/index.ts";
+import type { CacheEngineResult, CacheSuite, Goal } from "../../../reports/result.ts";
+import { addTallies, hitRatio, tallyCache, type CacheTally } from "./cache-metrics.ts";
+import { CeilingEngine, ceilingScenario, DEFAULT_CACHE_SCENARIOS, resolveCacheScenario } from "./cache-scenarios.ts";
+
+export interface BenchEngine {
+  name: string;
+  create(): ContextEngine;
+}
+
+export interface CacheBenchOptions {
+  engines: BenchEngine[];
+  /** Catalogue names, or "cache-retries" (default: provider-faults and cache-retries). */
+  scenarios?: string[];
+  seed?: number;
+  /** Already built scenarios to play instead of `scenarios` (their names are reported). */
+  scenarioObjects?: Scenario[];
+}
+
+/**
+ * Every engine through multi-turn scenarios against the simulated provider's prompt cache, beside
+ * the ceiling (the same scenarios with no compaction and no selection). Figures per engine are
+ * summed over the scenarios; see cache-metrics.ts for the definitions.
+ */
+export async function runCacheBench(options: CacheBenchOptions): Promise<CacheSuite> {
+  const started = performance.now();
+  const seed = options.seed ?? 1;
+  const scenarios = options.scenarioObjects ?? (options.scenarios ?? DEFAULT_CACHE_SCENARIOS).map((name) => resolveCacheScenario(name, seed));
+  const warnings: string[] = [];
+  const ceilingTallies: CacheTally[] = [];
+  for (const scenario of scenarios) {
+    const tally = tallyCache(await playFresh(ceilingScenario(scenario), new CeilingEngine()));
+    if (tally.unchangedRetries === 0) warnings.push(`scenario "${scenario.name}" retries no provider call on an unchanged conversation, so it cannot show needless selection changes`);
+    ceilingTallies.push(tally);
+  }
+  const ceiling = hitRatio(addTallies(ceilingTallies));
+  const engines: CacheEngineResult[] = [];
+  const goals: Goal[] = [];
+  for (const spec of options.engines) {
+    const tallies: CacheTally[] = [];
+    for (const scenario of scenarios) {
+      const trace = await playFresh(scenario, spec.create());
+      const tally = tallyCache(trace);
+      if (!trace.some((event) => event.type === "compaction" && event.outcome === "committed"))
+        warnings.push(`${spec.name} committed no compaction in "${scenario.name}": its cache figures there measure selection only`);
+      tallies.push(tally);
+    }
+    const total = addTallies(tallies);
+    const result: CacheEngineResult = {
+      engine: spec.name,
+      turns: total.turns,
+      hitRatio: hitRatio(total),
+      ceilingHitRatio: ceiling,
+      prefixBreaksPer100Turns: total.turns > 0 ? (total.prefixBreaks * 100) / total.turns : 0,
+      needlessSelectionChanges: total.needlessSelectionChanges,
+      perTurnHitRatio: total.perTurn.map(hitRatio),
+    };
+    if (result.hitRatio > ceiling) warnings.push(`${spec.name} reads more of its prompts from cache (${result.hitRatio}) than the ceiling (${ceiling})`);
+    engines.push(result);
+    goals.push({
+      id: `CACHE-2/${spec.name}/needless-selection-changes`,
+      description: `${spec.name}: retries of an unchanged conversation whose selection changed (CACHE-2: change the selection only when something changed)`,
+      limit: 0,
+      measured: result.needlessSelectionChanges,
+      unit: "requests",
+      met: result.needlessSelectionChanges <= 0,
+    });
+  }
+  return {
+    suite: "cache",
+    scenarios: scenarios.map((scenario) => scenario.name),
+    engines,
+    warnings,
+    goals,
+    durationMs: performance.now() - started,
+  };
+}
+
+/** One play in its own sandbox, removed afterwards; an engine holding connections is closed first. */
+async function playFresh(scenario: Scenario, engine: ContextEngine): Promise<Trace> {
+  const home = mkdtempSync(join(tmpdir(), "ctxbench-cache-"));
+  try {
+    const { trace } = await playScenario(scenario, engine, { home });
+    return trace;
+  } finally {
+    closeEngine(engine);
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+export function closeEngine(engine: ContextEngine): void {
+  const close = (engine as unknown as { close?: unknown }).close;
+  if (typeof close === "function") (close as () => void).call(engine);
+}
