@@ -127,6 +127,36 @@ describe("importing from the session store", () => {
     expect(messages.some((m) => m.message_uid !== undefined)).toBe(false);
   });
 
+  it("reads a store laid out as upstream's v31 (more columns, a model per session)", () => {
+    const path = join(dir, "upstream.db");
+    const db = new Database(path);
+    db.exec(`
+      CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (31);
+      CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, user_id TEXT, model TEXT, system_prompt TEXT, parent_session_id TEXT, started_at REAL NOT NULL);
+      CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, tool_call_id TEXT,
+        tool_calls TEXT, tool_name TEXT, effect_disposition TEXT, timestamp REAL NOT NULL, token_count INTEGER, finish_reason TEXT, reasoning TEXT,
+        platform_message_id TEXT, observed INTEGER DEFAULT 0, _compressed_summary INTEGER NOT NULL DEFAULT 0, active INTEGER NOT NULL DEFAULT 1,
+        compacted INTEGER NOT NULL DEFAULT 0, api_content TEXT, display_kind TEXT, display_metadata TEXT,
+        message_uid TEXT, absorbed_message_uids TEXT, tool_call_uids TEXT, tool_call_uid TEXT);
+      INSERT INTO sessions VALUES ('later', 'cli', NULL, 'model-b', 'sys b', NULL, 20), ('earlier', 'cli', NULL, 'model-a', 'sys a', NULL, 10);
+    `);
+    const insert = db.prepare("INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, timestamp, active, message_uid, tool_call_uids, tool_call_uid) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?)");
+    const calls = JSON.stringify([{ id: "call_x", type: "function", function: { name: "terminal", arguments: "{}" } }]);
+    insert.run("earlier", "user", "go", null, null, 1, "a".repeat(32), null, null);
+    insert.run("earlier", "assistant", null, null, calls, 1, "b".repeat(32), JSON.stringify({ call_x: "c".repeat(32) }), null);
+    insert.run("earlier", "tool", "done", "call_x", null, 1, "d".repeat(32), null, "c".repeat(32));
+    insert.run("earlier", "user", "archived", null, null, 0, "e".repeat(32), null, null);
+    insert.run("later", "user", "hello", null, null, 1, "f".repeat(32), null, null);
+    db.close();
+    const scenarios = importScenarios(path);
+    expect(scenarios.map((s) => [s.sessions[0]!.id, s.model, s.sessions[0]!.systemPrompt])).toEqual([["earlier", "model-a", "sys a"], ["later", "model-b", "sys b"]]);
+    const turn = scenarios[0]!.sessions[0]!.turns[0]!;
+    expect(scenarios[0]!.sessions[0]!.turns).toHaveLength(1);
+    expect(turn.userMessageUid).toBe("a".repeat(32));
+    expect(turn.steps[0]).toMatchObject({ messageUid: "b".repeat(32), toolCallUids: { call_x: "c".repeat(32) } });
+    expect(turn.steps[0]!.toolCalls![0]).toMatchObject({ id: "call_x", result: "done", resultMessageUid: "d".repeat(32), resultToolCallUid: "c".repeat(32) });
+  });
+
   it("refuses a store of an unknown schema version or layout, naming what failed", () => {
     const path = join(dir, "future.db");
     const db = new Database(path);
