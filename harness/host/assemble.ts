@@ -60,7 +60,9 @@ function callSelectContext(
     budget_tokens: engine.context_length || 0,
   };
   if (state.recorder !== undefined) {
-    return state.recorder.callHook(engine, "select_context", [wire, options], { session: state.session });
+    // The clones equal the transcript; digesting the transcript reuses its cached JSON.
+    const digestArgs = [wire, { ...options, conversation_messages: transcript, incoming_message: incoming ?? null }];
+    return state.recorder.callHook(engine, "select_context", [wire, options], { session: state.session, digestArgs });
   }
   try {
     const value = engine.select_context(wire, options);

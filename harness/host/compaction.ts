@@ -173,7 +173,7 @@ interface Verdict {
 }
 
 /** The host's refusals (upstream's candidate checks): invalid, empty, unchanged, grown. */
-function judgeOutput(output: unknown, before: readonly Message[], tokensBefore: number): Verdict {
+export function judgeOutput(output: unknown, before: readonly Message[], tokensBefore: number): Verdict {
   if (!Array.isArray(output)) return { outcome: "refused-invalid", tokensAfter: null, reason: "compress() did not return a list" };
   if (output.length === 0) return { outcome: "refused-empty", tokensAfter: 0, reason: "compress() returned an empty list" };
   for (const item of output as unknown[]) {

@@ -11,7 +11,10 @@ export async function applyHostEvent(runtime: HostRuntime, session: SessionRunti
   let changed: SessionRuntime | null = session;
   switch (event.type) {
     case "compress": {
-      const probe = runtime.recorder.callHook(runtime.engine, "has_content_to_compress", [cloneMessages(session.history)], { session: session.id });
+      const probe = runtime.recorder.callHook(runtime.engine, "has_content_to_compress", [cloneMessages(session.history)], {
+        session: session.id,
+        digestArgs: [session.history],
+      });
       const answer = isThenable(probe) ? await probe : probe;
       if (answer.ok && answer.value === false) {
         runtime.recorder.record({ type: "warning", session: session.id, message: "Nothing to compress yet", rule: null });

@@ -51,7 +51,7 @@ export async function startSession(runtime: HostRuntime, session: SessionRuntime
 export async function endSession(runtime: HostRuntime, session: SessionRuntime): Promise<void> {
   if (!session.open) return;
   session.open = false;
-  await notifyHook(runtime, session, "on_session_end", [session.storeId, cloneMessages(session.history)]);
+  await notifyHook(runtime, session, "on_session_end", [session.storeId, cloneMessages(session.history)], undefined, [session.storeId, session.history]);
 }
 
 /** A fresh runtime for a conversation whose rows already exist in the store. */

@@ -116,7 +116,14 @@ function createRuntime(scenario: Scenario, engine: ContextEngine, options: PlayO
     },
     signal: options.signal,
   };
+  runtime.recorder.memoizeDigests(isPersistedMessage);
   return runtime;
+}
+
+/** A message the store has written (it carries the row's timestamp and uid); the host never edits one again. */
+function isPersistedMessage(value: object): boolean {
+  const message = value as { timestamp?: unknown; message_uid?: unknown; role?: unknown };
+  return typeof message.timestamp === "number" && typeof message.message_uid === "string" && typeof message.role === "string";
 }
 
 /** A scenario session: its stored rows (a legacy store may hold some) or a fresh system prompt. */

@@ -69,6 +69,7 @@ async function callEngineTool(runtime: HostRuntime, session: SessionRuntime, cal
   const args = parseArguments(call.arguments);
   const pending = runtime.recorder.callHook(runtime.engine, "handle_tool_call", [call.name, args, { messages: cloneMessages(session.history) }], {
     session: session.id,
+    digestArgs: [call.name, args, { messages: session.history }],
     detail: { name: call.name },
   });
   const outcome = isThenable(pending) ? await pending : pending;

@@ -79,7 +79,10 @@ async function preflight(runtime: HostRuntime, session: SessionRuntime): Promise
     const blocked = answer.ok && answer.value !== null && typeof answer.value === "object" && (answer.value as { blocked?: unknown }).blocked === true;
     if (blocked) warn(runtime, `Over the compaction threshold but blocked: ${String((answer.value as { reason?: unknown }).reason)}`, null, session.id);
   }
-  const maintenance = recorder.callHook(engine, "should_compress_preflight", [cloneMessages(session.history)], { session: session.id });
+  const maintenance = recorder.callHook(engine, "should_compress_preflight", [cloneMessages(session.history)], {
+    session: session.id,
+    digestArgs: [session.history],
+  });
   const answer = isThenable(maintenance) ? await maintenance : maintenance;
   if (answer.ok && answer.value === true) {
     const result = await runCompactionPass(runtime, session, { trigger: "engine-preflight", currentTokens: tokens });
@@ -172,7 +175,8 @@ function recordExchange(
     session: session.id,
     turn: state.turn,
     attempt,
-    messages: cloneMessages(assembled.messages),
+    // Nobody but the host saw an unselected request: its wire copies can go into the trace as they are.
+    messages: assembled.selection === "skipped-inherited" || assembled.selection === "no-engine" ? assembled.messages : cloneMessages(assembled.messages),
     tools: runtime.offeredTools,
     selection: assembled.selection,
     cacheBreakpoints: assembled.cacheBreakpoints,
@@ -204,7 +208,8 @@ async function finalize(runtime: HostRuntime, session: SessionRuntime, state: Tu
       failed: exit !== "completed" && exit !== "interrupted",
       turn_exit_reason: exit,
     };
-    await notifyHook(runtime, session, "on_turn_complete", [cloneMessages(session.history), state.usage === null ? null : cloneValue(state.usage), info]);
+    const usage = state.usage === null ? null : cloneValue(state.usage);
+    await notifyHook(runtime, session, "on_turn_complete", [cloneMessages(session.history), usage, info], undefined, [session.history, usage, info]);
     called = true;
   }
   runtime.recorder.record({

@@ -1,10 +1,9 @@
-import { createHash } from "node:crypto";
-
 /**
  * The simulated provider's prompt cache, one per session. The model:
  *
- * - A request is a chain of prefixes: prefix k is messages[0..k]. Each prefix has a hash (chained
- *   over the canonical JSON of its messages) and a token count (the exact tokens of its messages).
+ * - A request is a chain of prefixes: prefix k is messages[0..k]. Each prefix is identified by its
+ *   messages' digests (a node in a trie of every prefix seen) and has a token count (the exact
+ *   tokens of its messages).
  * - Writing: every cache breakpoint of a request stores the prefix that ends at it.
  * - Reading: `cache_read_tokens` is the token count of the longest prefix of the request that an
  *   earlier request of the same session stored; a request whose first message differs reads 0.
@@ -14,14 +13,14 @@ import { createHash } from "node:crypto";
  *   wall-clock time, so both would only hide prefix changes the benchmark wants to see.
  */
 export class PromptCache {
-  readonly #stored = new Map<string, number>();
+  readonly #stored = new Set<number>();
 
-  /** Look up and update the cache for one request; `prefixes` come from `prefixChain`. */
+  /** Look up and update the cache for one request; `prefixes` come from a `PrefixTrie`. */
   account(prefixes: readonly PrefixEntry[], breakpoints: readonly number[]): { read: number; write: number } {
     let read = 0;
     for (let index = prefixes.length - 1; index >= 0; index--) {
       const entry = prefixes[index]!;
-      if (this.#stored.has(entry.hash)) {
+      if (this.#stored.has(entry.node)) {
         read = entry.tokens;
         break;
       }
@@ -30,7 +29,7 @@ export class PromptCache {
     for (const breakpoint of breakpoints) {
       const entry = prefixes[breakpoint];
       if (entry === undefined) continue;
-      this.#stored.set(entry.hash, entry.tokens);
+      this.#stored.add(entry.node);
       lastBreakpointTokens = Math.max(lastBreakpointTokens, entry.tokens);
     }
     return { read, write: Math.max(0, lastBreakpointTokens - read) };
@@ -42,20 +41,38 @@ export class PromptCache {
 }
 
 export interface PrefixEntry {
-  hash: string;
+  /** The trie node naming messages[0..k]: equal prefixes get equal nodes. */
+  node: number;
   /** Exact tokens of messages[0..k]. */
   tokens: number;
 }
 
-/** Chained prefix hashes and cumulative tokens of a request, from per-message keys and counts. */
-export function prefixChain(messageKeys: readonly string[], messageTokens: readonly number[]): PrefixEntry[] {
-  const out: PrefixEntry[] = [];
-  let hash = "";
-  let tokens = 0;
-  for (let index = 0; index < messageKeys.length; index++) {
-    hash = createHash("sha256").update(hash).update("\u0000").update(messageKeys[index]!).digest("hex");
-    tokens += messageTokens[index]!;
-    out.push({ hash, tokens });
+/** Every message prefix the provider has seen, as a trie keyed by message digest. */
+export class PrefixTrie {
+  readonly #children = new Map<number, Map<string, number>>();
+  #nextNode = 1;
+
+  /** The prefix nodes and cumulative tokens of a request, from per-message digests and counts. */
+  chain(messageDigests: readonly string[], messageTokens: readonly number[]): PrefixEntry[] {
+    const out: PrefixEntry[] = [];
+    let node = 0;
+    let tokens = 0;
+    for (let index = 0; index < messageDigests.length; index++) {
+      let children = this.#children.get(node);
+      if (children === undefined) {
+        children = new Map();
+        this.#children.set(node, children);
+      }
+      const digest = messageDigests[index]!;
+      let child = children.get(digest);
+      if (child === undefined) {
+        child = this.#nextNode++;
+        children.set(digest, child);
+      }
+      node = child;
+      tokens += messageTokens[index]!;
+      out.push({ node, tokens });
+    }
+    return out;
   }
-  return out;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { estimateTokensExact } from "../contract/tokens-exact.ts";
 import type { Message } from "../contract/types.ts";
 import type { AssistantStep } from "../../scenarios/format.ts";
-import { PromptCache, prefixChain } from "./prompt-cache.ts";
+import { PrefixTrie, PromptCache } from "./prompt-cache.ts";
 import { SimulatedProvider } from "./simulated-provider.ts";
 
 const conversation: Message[] = [
@@ -84,10 +84,11 @@ describe("SimulatedProvider", () => {
 describe("PromptCache", () => {
   it("stores prefixes only at breakpoints", () => {
     const cache = new PromptCache();
-    const chain = prefixChain(["a", "b", "c"], [10, 20, 30]);
+    const trie = new PrefixTrie();
+    const chain = trie.chain(["a", "b", "c"], [10, 20, 30]);
     expect(cache.account(chain, [0])).toEqual({ read: 0, write: 10 });
     expect(cache.account(chain, [2])).toEqual({ read: 10, write: 50 });
     expect(cache.account(chain, [])).toEqual({ read: 60, write: 0 });
-    expect(cache.account(prefixChain(["a", "x", "c"], [10, 20, 30]), [])).toEqual({ read: 10, write: 0 });
+    expect(cache.account(trie.chain(["a", "x", "c"], [10, 20, 30]), [])).toEqual({ read: 10, write: 0 });
   });
 });

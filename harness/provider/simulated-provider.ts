@@ -3,7 +3,7 @@ import { countTokensExact, estimateMessageTokensExact } from "../contract/tokens
 import type { Message, ToolCall, Usage } from "../contract/types.ts";
 import { canonicalJson } from "../trace/canonical-json.ts";
 import type { AssistantStep } from "../../scenarios/format.ts";
-import { PromptCache, prefixChain } from "./prompt-cache.ts";
+import { PrefixTrie, PromptCache } from "./prompt-cache.ts";
 
 interface MessageInfo {
   digest: string;
@@ -48,6 +48,7 @@ export type ProviderReply = RequestAccounting &
 export class SimulatedProvider {
   readonly contextLength: number;
   readonly #caches = new Map<string, PromptCache>();
+  readonly #prefixes = new PrefixTrie();
   /** Per content string, then per the message's other fields: its digest and exact tokens. */
   readonly #known = new Map<string, Map<string, MessageInfo>>();
 
@@ -81,7 +82,7 @@ export class SimulatedProvider {
     if (fault?.kind === "interrupted") return { ...rejected, kind: "interrupted", error: "simulated interrupted stream" };
 
     const cache = this.#cacheOf(request.session);
-    const { read, write } = cache.account(prefixChain(keys, tokens), request.cacheBreakpoints);
+    const { read, write } = cache.account(this.#prefixes.chain(keys, tokens), request.cacheBreakpoints);
     const message = assistantMessage(request.step);
     const completionTokens = completionTokensOf(message);
     const usage: Usage = {
@@ -105,8 +106,7 @@ export class SimulatedProvider {
    */
   #infoOf(message: Message): MessageInfo {
     const content = typeof message.content === "string" ? message.content : `\u0000${canonicalJson({ content: message.content })}`;
-    const { content: _content, ...rest } = message;
-    const restKey = canonicalJson(rest);
+    const restKey = restKeyOf(message);
     let byRest = this.#known.get(content);
     if (byRest === undefined) {
       byRest = new Map();
@@ -128,6 +128,23 @@ export class SimulatedProvider {
     }
     return cache;
   }
+}
+
+const PLAIN_KEYS: ReadonlySet<string> = new Set(["role", "content", "tool_calls", "tool_call_id", "name"]);
+
+/**
+ * A key for everything but the content. It only has to tell different messages apart (a miss just
+ * recomputes the same digest), so a plain message gets a cheap native one.
+ */
+function restKeyOf(message: Message): string {
+  for (const key in message) {
+    if (!PLAIN_KEYS.has(key)) {
+      const { content: _content, ...rest } = message;
+      return `\u0002${canonicalJson(rest)}`;
+    }
+  }
+  const calls = message.tool_calls === undefined ? "" : JSON.stringify(message.tool_calls);
+  return `${message.role}\u0001${message.tool_call_id ?? ""}\u0001${message.name ?? ""}\u0001${calls}`;
 }
 
 /** The assistant message a scripted step produces, tool calls exactly as the model emitted them. */

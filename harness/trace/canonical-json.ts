@@ -2,15 +2,25 @@ import { createHash } from "node:crypto";
 import type { ValueDigest } from "./events.ts";
 
 /**
+ * Reuses the canonical JSON of objects that never change once written (the host's persisted
+ * messages), so digesting a long history per call costs a join, not a re-serialization.
+ */
+export interface JsonMemo {
+  cache: WeakMap<object, string>;
+  /** True for an object whose content is final; only those are cached. */
+  isStable(value: object): boolean;
+}
+
+/**
  * Canonical JSON: object keys sorted, `undefined` members dropped (as JSON.stringify), non-finite
  * numbers as null, functions and symbols omitted, bigint as a decimal string and a repeated
  * ancestor as "[Circular]". Deterministic for any value an engine may hand back.
  */
-export function canonicalJson(value: unknown): string {
-  return write(value, new Set<object>()) ?? "null";
+export function canonicalJson(value: unknown, memo?: JsonMemo): string {
+  return write(value, new Set<object>(), memo) ?? "null";
 }
 
-function write(value: unknown, ancestors: Set<object>): string | undefined {
+function write(value: unknown, ancestors: Set<object>, memo: JsonMemo | undefined): string | undefined {
   switch (typeof value) {
     case "string":
       return JSON.stringify(value);
@@ -27,28 +37,42 @@ function write(value: unknown, ancestors: Set<object>): string | undefined {
   }
   if (value === null) return "null";
   const object = value as object;
+  if (memo !== undefined) {
+    const cached = memo.cache.get(object);
+    if (cached !== undefined) return cached;
+  }
   if (ancestors.has(object)) return '"[Circular]"';
   ancestors.add(object);
   let out: string;
   if (Array.isArray(object)) {
-    const parts: string[] = [];
-    for (const item of object) parts.push(write(item, ancestors) ?? "null");
-    out = `[${parts.join(",")}]`;
+    out = "[";
+    for (let index = 0; index < object.length; index++) {
+      if (index > 0) out += ",";
+      out += write(object[index], ancestors, memo) ?? "null";
+    }
+    out += "]";
   } else {
     const record = object as Record<string, unknown>;
-    const parts: string[] = [];
-    for (const key of Object.keys(record).sort()) {
-      const text = write(record[key], ancestors);
-      if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+    const keys = Object.keys(record);
+    if (keys.length > 1) keys.sort();
+    out = "{";
+    let first = true;
+    for (const key of keys) {
+      const text = write(record[key], ancestors, memo);
+      if (text === undefined) continue;
+      if (!first) out += ",";
+      out += `${JSON.stringify(key)}:${text}`;
+      first = false;
     }
-    out = `{${parts.join(",")}}`;
+    out += "}";
   }
   ancestors.delete(object);
+  if (memo !== undefined && memo.isStable(object)) memo.cache.set(object, out);
   return out;
 }
 
 /** sha256 of the canonical JSON (first 16 hex) and its length in characters. */
-export function digestValue(value: unknown): ValueDigest {
-  const json = canonicalJson(value);
+export function digestValue(value: unknown, memo?: JsonMemo): ValueDigest {
+  const json = canonicalJson(value, memo);
   return { digest: createHash("sha256").update(json).digest("hex").slice(0, 16), size: json.length };
 }

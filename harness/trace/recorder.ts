@@ -1,5 +1,5 @@
 import type { ContextEngine } from "../contract/context-engine.ts";
-import { digestValue } from "./canonical-json.ts";
+import { digestValue, type JsonMemo } from "./canonical-json.ts";
 import type {
   EngineCallEvent,
   EngineHook,
@@ -29,6 +29,15 @@ const LIST_HOOKS: ReadonlySet<EngineHook> = new Set(["select_context", "compress
 /** Appends trace events in order, numbering them from 0. */
 export class TraceRecorder {
   readonly #events: TraceEvent[] = [];
+  #memo: JsonMemo | undefined;
+
+  /**
+   * Cache the canonical JSON of objects `isStable` accepts (they must never change afterwards), so
+   * digests of long histories stay cheap. The host enables it for its persisted messages.
+   */
+  memoizeDigests(isStable: (value: object) => boolean): void {
+    this.#memo = { cache: new WeakMap(), isStable };
+  }
 
   get events(): Trace {
     return this.#events;
@@ -96,9 +105,9 @@ export class TraceRecorder {
       type: "engine-call",
       session: context.session,
       hook,
-      args: (context.digestArgs ?? args).map(digestValue),
+      args: (context.digestArgs ?? args).map((value) => digestValue(value, this.#memo)),
       resultKind: timedOut ? "timeout" : outcome.ok ? classifyResult(hook, outcome.value) : "error",
-      result: !timedOut && outcome.ok ? digestValue(outcome.value) : null,
+      result: !timedOut && outcome.ok ? digestValue(outcome.value, this.#memo) : null,
       error: timedOut ? "host timeout" : outcome.ok ? null : describeError(outcome.error),
       async,
       stateAfter: readEngineState(engine),
