@@ -27,7 +27,7 @@ export const faultEntries: CatalogueEntry[] = [
   {
     name: "provider-faults",
     description: "Every provider fault: transient errors retried, slow responses, a content-policy block, a terminal failure, a context overflow and an interrupted turn.",
-    rules: ["OTC-1", "OTC-2", "OTC-3", "OTC-5", "SEL-5", "LIFE-1"],
+    rules: ["OTC-1", "OTC-3", "OTC-5", "SEL-5", "LIFE-1"],
     build(seed) {
       const kit = new ScenarioKit(this, seed);
       const s1 = kit.session("s1", { turns: 40, toolOutputBytes: 3400 });

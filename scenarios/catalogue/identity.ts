@@ -12,7 +12,7 @@ export const identityEntries: CatalogueEntry[] = [
     name: "schema-upgrade",
     description:
       "Play starts from a schema v30 store with legacy rows (no uids) that the v31 upgrade backfills in small slices over several opens; an older build keeps inserting rows mid-session.",
-    rules: ["UID-8", "UID-2", "UID-1", "UID-3"],
+    rules: ["UID-8", "UID-2", "UID-1"],
     build(seed) {
       const kit = new ScenarioKit(this, seed);
       const history = kit.session("legacy-history", { turns: 14, toolOutputBytes: 1500, canariesPerSession: 0, secretsPerSession: 0 });
@@ -122,7 +122,7 @@ export const identityEntries: CatalogueEntry[] = [
   {
     name: "content-rewrite",
     description: "Rows are rewritten in place under their uid (a persist override, a sanitizer rewrite of a tool output) before compaction sees them.",
-    rules: ["UID-4", "UID-3", "UID-1"],
+    rules: ["UID-4", "UID-1"],
     build(seed) {
       const kit = new ScenarioKit(this, seed);
       const s1 = kit.session("s1", { turns: 40, toolOutputBytes: 3400 });

@@ -63,7 +63,7 @@ export const trafficEntries: CatalogueEntry[] = [
   {
     name: "huge-tool-outputs",
     description: "Tool outputs of tens of kilobytes, one larger than the whole compaction threshold on its own.",
-    rules: ["CMP-2", "CMP-4", "CMP-5", "WIRE-2"],
+    rules: ["CMP-2", "CMP-4", "CMP-5"],
     build(seed) {
       const kit = new ScenarioKit(this, seed);
       const s1 = kit.session("s1", { turns: 12, toolOutputBytes: 40_000, toolStepsPerTurn: [1, 2] });
