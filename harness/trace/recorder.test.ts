@@ -85,3 +85,20 @@ describe("canonical JSON and JSONL", () => {
     expect(() => parseTrace('{"seq":0}\n')).toThrow(/no "type"/);
   });
 });
+
+describe("memoized digests", () => {
+  it("give the same digests as plain canonical JSON and cache only stable objects", () => {
+    const stable = { role: "user", content: "kept", timestamp: 1 };
+    const live = { role: "user", content: "draft" };
+    const memo = { cache: new WeakMap<object, string>(), isStable: (value: object) => "timestamp" in value };
+    expect(digestValue([stable, live], memo)).toEqual(digestValue([stable, live]));
+    live.content = "edited";
+    expect(digestValue([stable, live], memo)).toEqual(digestValue([stable, live]));
+    expect(memo.cache.has(stable)).toBe(true);
+    expect(memo.cache.has(live)).toBe(false);
+    const recorder = new TraceRecorder();
+    recorder.memoizeDigests((value) => "timestamp" in value);
+    recorder.callHook(new Probe(), "should_compress_preflight", [[stable]], { session: "s" });
+    expect(recorder.events[0]?.type === "engine-call" && recorder.events[0].args[0]).toEqual(digestValue([stable]));
+  });
+});
