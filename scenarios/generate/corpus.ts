@@ -7,12 +7,14 @@ import type { Faker } from "@faker-js/faker";
 export class TextCorpus {
   readonly #text: string;
   readonly #doubled: string;
+  readonly #phrases: string[];
 
   constructor(
     private readonly faker: Faker,
     lines = 600,
     makeLine?: (i: number) => string,
   ) {
+    this.#phrases = Array.from({ length: 32 }, () => faker.hacker.phrase());
     const out: string[] = [];
     for (let i = 0; i < lines; i++) out.push(makeLine ? makeLine(i) : this.#line(i));
     this.#text = `${out.join("\n")}\n`;
@@ -40,9 +42,9 @@ export class TextCorpus {
       case 1:
         return `  const ${f.word.noun()} = await ${f.word.verb()}(${f.word.noun()}, { retries: ${f.number.int(9)} });`;
       case 2:
-        return `  // ${f.hacker.phrase()}`;
+        return `  // ${f.helpers.arrayElement(this.#phrases)}`;
       case 3:
-        return `[${f.date.recent().toISOString()}] ${f.helpers.arrayElement(["INFO", "WARN", "DEBUG", "ERROR"])} ${f.word.noun().replace(/\W/g, "")}.ts:${f.number.int({ min: 1, max: 900 })} ${f.hacker.phrase()}`;
+        return `[${f.date.recent().toISOString()}] ${f.helpers.arrayElement(["INFO", "WARN", "DEBUG", "ERROR"])} ${f.word.noun().replace(/\W/g, "")}.ts:${f.number.int({ min: 1, max: 900 })} ${f.helpers.arrayElement(this.#phrases)}`;
       case 4:
         return `  if (!${f.word.noun()}) throw new Error("${f.word.adjective()} ${f.word.noun()}");`;
       default:

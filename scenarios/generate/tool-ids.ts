@@ -38,11 +38,28 @@ export class ToolCallIdMinter {
         return `call_${index}`;
       case "unique": {
         let id: string;
-        do id = `call_${this.faker.string.alphanumeric(24)}`;
+        do id = `call_${base62(this.faker, 24)}`;
         while (this.#seen.has(id));
         this.#seen.add(id);
         return id;
       }
     }
   }
+}
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const CHUNK = 6;
+const CHUNK_SPAN = 62 ** CHUNK;
+
+/** `length` seeded base-62 characters, six per draw (faster than one faker string per id). */
+export function base62(faker: Faker, length: number): string {
+  let out = "";
+  while (out.length < length) {
+    let n = faker.number.int(CHUNK_SPAN - 1);
+    for (let i = 0; i < CHUNK && out.length < length; i++) {
+      out += BASE62[n % 62];
+      n = Math.floor(n / 62);
+    }
+  }
+  return out;
 }
