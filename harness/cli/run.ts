@@ -39,6 +39,9 @@ export function runCommand(io: CliIo): CommandModule<object, RunArgs> {
       const compactionTimeoutMs = positiveOption("--compaction-timeout", args["compaction-timeout"]);
       const loaded = await loadSelectedEngine(io, args, { strict: true });
       const home = args.home === undefined ? mkdtempSync(join(tmpdir(), "ctxbench-run-")) : resolve(io.cwd, args.home);
+      if (args.home !== undefined && existsSync(join(home, "sessions.db"))) {
+        throw new UsageError(`${home} already holds a session store (sessions.db); give --home an empty or new directory`);
+      }
       mkdirSync(home, { recursive: true });
       let trace: Trace;
       try {

@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ContextEngine } from "../contract/context-engine.ts";
 import type { Message } from "../contract/types.ts";
@@ -51,6 +52,7 @@ const STEP_MS = 1000;
  * sessions overlap wherever one of them awaits). Returns the trace and the restored histories.
  */
 export async function playScenario(scenario: Scenario, engine: ContextEngine, options: PlayOptions): Promise<PlayResult> {
+  mkdirSync(options.home, { recursive: true });
   const runtime = createRuntime(scenario, engine, options);
   const { recorder } = runtime;
   try {
