@@ -1,5 +1,6 @@
 import type { CommandModule } from "yargs";
 import type { CliIo } from "./io.ts";
+import { benchCommand } from "./bench.ts";
 import { enginesCommand } from "./engines.ts";
 import { mainJobCommand } from "./main-job.ts";
 import { reportCommand } from "./report.ts";
@@ -11,6 +12,7 @@ export type CommandFactory = (io: CliIo) => CommandModule<object, any>;
 
 /** Every command of the CLI, one file each. Add a line here when a command works end to end. */
 export const commandFactories: CommandFactory[] = [
+  benchCommand,
   enginesCommand,
   mainJobCommand,
   reportCommand,

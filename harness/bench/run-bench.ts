@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BenchSuiteName, BenchSuiteResult } from "../../reports/result.ts";
+import type { BaselineFigure } from "./baseline.ts";
+import { figuresOf } from "./figures.ts";
+import { suiteRunners, type BenchEngine } from "./registry.ts";
+import { UsageError } from "../cli/errors.ts";
+
+export interface BenchPlan {
+  suites: BenchSuiteName[];
+  engines: BenchEngine[];
+  seed: number;
+  quick: boolean;
+  /** Called before each suite starts (progress on a terminal). */
+  onSuiteStart?: (suite: BenchSuiteName, index: number, total: number) => void;
+}
+
+export interface BenchRun {
+  benchmarks: BenchSuiteResult[];
+  figures: Record<string, BaselineFigure>;
+}
+
+/** Run the planned suites one after another in this process, each in its own scratch directory. */
+export async function runBenchPlan(plan: BenchPlan): Promise<BenchRun> {
+  const benchmarks: BenchSuiteResult[] = [];
+  const figures: Record<string, BaselineFigure> = {};
+  for (const [index, suite] of plan.suites.entries()) {
+    const runner = suiteRunners[suite];
+    if (runner === undefined) throw new UsageError(`unknown benchmark suite "${suite}"`);
+    plan.onSuiteStart?.(suite, index, plan.suites.length);
+    const scratchDir = mkdtempSync(join(tmpdir(), `ctxbench-${suite}-`));
+    try {
+      const result = await runner({ engines: plan.engines, seed: plan.seed, scratchDir, quick: plan.quick });
+      benchmarks.push(result);
+      Object.assign(figures, figuresOf(result));
+    } finally {
+      rmSync(scratchDir, { recursive: true, force: true });
+    }
+  }
+  return { benchmarks, figures };
+}

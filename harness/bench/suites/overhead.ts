@@ -1,0 +1,197 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ContextEngine, overridesHook } from "../../contract/context-engine.ts";
+import type { Message, Usage } from "../../contract/types.ts";
+import { assembleRequest, type AssembledRequest } from "../../host/assemble.ts";
+import { cloneMessage, cloneMessages } from "../../host/clone.ts";
+import { generateScenario, sessionMessages } from "../../../scenarios/index.ts";
+import type { Goal, OverheadSuite, OverheadVariant } from "../../../reports/result.ts";
+import { measureInterleaved, type InterleaveOptions, type Variant } from "../interleave.ts";
+import { ratioOfMedians } from "../stats.ts";
+
+/** An engine that overrides nothing optional: the host must treat it exactly like no engine. */
+class InheritingEngine extends ContextEngine {
+  readonly name: string = "inheriting";
+  update_from_response(usage: Usage): void {
+    this.last_prompt_tokens = usage.prompt_tokens;
+  }
+  should_compress(): boolean {
+    return false;
+  }
+  compress(messages: Message[]): Message[] {
+    return messages;
+  }
+}
+
+/** Overrides select_context with a no-op: pays for the host's clones and the call, changes nothing. */
+class SelectNullEngine extends InheritingEngine {
+  override readonly name: string = "select-null";
+  override select_context(): null {
+    return null;
+  }
+}
+
+export interface OverheadEngine {
+  name: string;
+  create(): ContextEngine;
+}
+
+export interface OverheadBenchOptions {
+  /** Messages in the measured request (default 500). */
+  messages?: number;
+  engines?: OverheadEngine[];
+  measure?: InterleaveOptions;
+  seed?: number;
+}
+
+/** Goals from the issue: the check itself, the inheriting engine against none, assembly against serialising. */
+export const OVERHEAD_GOALS = {
+  identityCheckNs: 5,
+  inheritingRatio: 1.01,
+  assemblyToStringify: 0.5,
+} as const;
+
+/** A realistic request: a generated coding session cut to `count` messages, carrying host identity fields. */
+export function overheadTranscript(count: number, seed: number): Message[] {
+  const scenario = generateScenario({ seed, turns: Math.ceil(count / 4) + 4, toolOutputBytes: 600 });
+  const all = sessionMessages(scenario.sessions[0]!);
+  const cut = all.slice(0, count);
+  while (cut.length > 1 && cut[cut.length - 1]!.role !== "user") cut.pop();
+  return cut.map((message, index) => ({ ...message, message_uid: (index + 1).toString(16).padStart(32, "0") }));
+}
+
+function lastUserIndex(messages: readonly Message[]): number {
+  for (let index = messages.length - 1; index >= 0; index--) if (messages[index]!.role === "user") return index;
+  return -1;
+}
+
+/** The selection stage exactly as the host runs it: the identity check, and for overriders the clones and the call. */
+function selectionStage(engine: ContextEngine | null, wire: Message[], transcript: readonly Message[], incomingIndex: number): unknown {
+  if (engine === null || !overridesHook(engine, "select_context")) return null;
+  return engine.select_context(wire, {
+    conversation_messages: cloneMessages(transcript),
+    incoming_message: incomingIndex >= 0 ? cloneMessage(transcript[incomingIndex]!) : null,
+    budget_tokens: engine.context_length || 0,
+  });
+}
+
+function assembleSync(transcript: readonly Message[], engine: ContextEngine | null, incomingIndex: number): AssembledRequest {
+  const result = assembleRequest(transcript, engine, { session: "bench", incomingIndex });
+  if (result instanceof Promise) throw new Error(`${engine?.name ?? "no engine"}: select_context is asynchronous; the overhead suite times synchronous assembly only`);
+  return result;
+}
+
+async function prepare(engine: ContextEngine, home: string): Promise<ContextEngine> {
+  engine.update_model({ model: "sim/bench", context_length: 200_000 });
+  await engine.on_session_start("bench", { home, platform: "bench", model: "sim/bench", context_length: 200_000 });
+  return engine;
+}
+
+/**
+ * Per-request cost of the selection stage and of the whole request assembly, for no engine, an
+ * inheriting engine, a no-op select_context override and each given engine, measured interleaved
+ * in one process; with the JSON.stringify floor of the same request beside them.
+ */
+export async function runOverheadBench(options: OverheadBenchOptions = {}): Promise<OverheadSuite> {
+  const started = performance.now();
+  const count = options.messages ?? 500;
+  const transcript = overheadTranscript(count, options.seed ?? 1);
+  const incomingIndex = lastUserIndex(transcript);
+  const wire = assembleSync(transcript, null, incomingIndex).messages;
+  const home = mkdtempSync(join(tmpdir(), "ctxbench-overhead-"));
+  const warnings: string[] = [];
+  try {
+    const contenders: Array<{ variant: string; engine: ContextEngine | null }> = [
+      { variant: "no-engine", engine: null },
+      { variant: "inheriting", engine: await prepare(new InheritingEngine(), home) },
+      { variant: "select-null", engine: await prepare(new SelectNullEngine(), home) },
+    ];
+    for (const entry of options.engines ?? []) {
+      const engine = await prepare(entry.create(), home);
+      try {
+        assembleSync(transcript, engine, incomingIndex);
+        contenders.push({ variant: `engine:${entry.name}`, engine });
+      } catch (error) {
+        warnings.push((error as Error).message);
+      }
+    }
+
+    const plain = JSON.stringify(assembleSync(transcript, null, incomingIndex).messages);
+    const inheriting = JSON.stringify(assembleSync(transcript, contenders[1]!.engine, incomingIndex).messages);
+    const requestsByteIdentical = plain === inheriting;
+
+    let sink = 0;
+    const selection: Variant[] = contenders.map(({ variant, engine }) => ({
+      name: `selection/${variant}`,
+      run(n) {
+        for (let i = 0; i < n; i++) if (selectionStage(engine, wire, transcript, incomingIndex) !== null) sink++;
+      },
+    }));
+    const assembly: Variant[] = contenders.map(({ variant, engine }) => ({
+      name: `assembly/${variant}`,
+      run(n) {
+        for (let i = 0; i < n; i++) sink += assembleSync(transcript, engine, incomingIndex).messages.length;
+      },
+    }));
+    const stringify: Variant = {
+      name: "stringify",
+      run(n) {
+        for (let i = 0; i < n; i++) sink += JSON.stringify(wire).length;
+      },
+    };
+
+    const measureOptions = options.measure ?? {};
+    const selectionRun = await measureInterleaved(selection, measureOptions);
+    const assemblyRun = await measureInterleaved([...assembly, stringify], measureOptions);
+    warnings.push(...selectionRun.warnings, ...assemblyRun.warnings);
+    if (sink < 0) warnings.push("unreachable");
+
+    const floor = assemblyRun.variants.find((v) => v.name === "stringify")!;
+    const rows: OverheadVariant[] = [];
+    for (const [stage, run] of [["selection", selectionRun], ["assembly", assemblyRun]] as const) {
+      const base = run.variants.find((v) => v.name === `${stage}/no-engine`)!;
+      for (const measured of run.variants) {
+        if (measured.name === "stringify") continue;
+        const variant = measured.name.slice(stage.length + 1);
+        const contender = contenders.find((c) => c.variant === variant)!;
+        rows.push({
+          variant,
+          engine: contender.engine?.name ?? null,
+          stage,
+          medianNs: measured.summary.median,
+          madNs: measured.summary.mad,
+          p99Ns: measured.summary.p99,
+          samples: measured.summary.samples,
+          ratioToNoEngine: variant === "no-engine" ? null : ratioOfMedians(measured.samplesNs, base.samplesNs),
+          ratioToStringify: stage === "assembly" ? measured.summary.median / floor.summary.median : null,
+        });
+      }
+    }
+
+    const row = (stage: string, variant: string) => rows.find((r) => r.stage === stage && r.variant === variant)!;
+    const goals: Goal[] = [
+      goal("identity-check", "the identity check on an inheriting engine, per request", OVERHEAD_GOALS.identityCheckNs, row("selection", "inheriting").medianNs, "ns"),
+      goal("inheriting-vs-none", "whole assembly with an inheriting engine ÷ with no engine", OVERHEAD_GOALS.inheritingRatio, row("assembly", "inheriting").ratioToNoEngine!.ratio, "×"),
+      goal("assembly-vs-stringify", `whole assembly (inheriting engine) ÷ JSON.stringify of the ${transcript.length}-message request`, OVERHEAD_GOALS.assemblyToStringify, row("assembly", "inheriting").ratioToStringify!, "×"),
+    ];
+    if (!requestsByteIdentical) warnings.push("the requests built with no engine and with an inheriting engine differ (CACHE-1)");
+
+    return {
+      suite: "overhead",
+      warnings,
+      goals,
+      durationMs: performance.now() - started,
+      messagesPerRequest: transcript.length,
+      stringifyFloorNs: floor.summary.median,
+      requestsByteIdentical,
+      variants: rows,
+    };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+function goal(id: string, description: string, limit: number, measured: number, unit: string): Goal {
+  return { id, description, limit, measured, unit, met: measured <= limit };
+}
