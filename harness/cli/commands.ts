@@ -1,8 +1,10 @@
 import type { CommandModule } from "yargs";
 import type { CliIo } from "./io.ts";
+import { certifyCommand } from "./certify.ts";
 import { benchCommand } from "./bench.ts";
 import { enginesCommand } from "./engines.ts";
 import { mainJobCommand } from "./main-job.ts";
+import { mergeCommand } from "./merge.ts";
 import { reportCommand } from "./report.ts";
 import { runCommand } from "./run.ts";
 import { scenariosCommand } from "./scenarios.ts";
@@ -13,8 +15,10 @@ export type CommandFactory = (io: CliIo) => CommandModule<object, any>;
 /** Every command of the CLI, one file each. Add a line here when a command works end to end. */
 export const commandFactories: CommandFactory[] = [
   benchCommand,
+  certifyCommand,
   enginesCommand,
   mainJobCommand,
+  mergeCommand,
   reportCommand,
   runCommand,
   scenariosCommand,

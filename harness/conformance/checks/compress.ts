@@ -8,7 +8,11 @@ import type { Check, CheckRun, Evaluation } from "../types.ts";
 import { observationsTagged, ordinaryObservations, type InputTag } from "./classify.ts";
 import { compressObservations, evidenceOf, fail, indeterminate, isMessageObject, pass, skipped, textOf, type CompressObservation } from "./helpers.ts";
 
-const ORDINARY_SCENARIOS = ["basic", "parallel-tool-calls", "huge-tool-outputs", "long-session"] as const;
+/**
+ * Scenarios played through the reference host for the ordinary checks. Kept lean so that a full
+ * certification stays within its time goal; the probes cover the rest of the ground.
+ */
+const ORDINARY_SCENARIOS = ["parallel-tool-calls"] as const;
 const PROBES = ["compress"] as const;
 
 const note = (o: CompressObservation, text: string) => evidenceOf(o.source, o.event, `${o.label}: ${text}`);
@@ -85,20 +89,18 @@ function focusFacts(o: CompressObservation): number {
   return found.size;
 }
 
-/** UID-7: keeping the earlier row of a shared uid while dropping the later (current) one. */
+/** UID-7: under a shared uid, the output keeps an earlier version and not the current (later) one. */
 function staleVersionProblem(o: CompressObservation): string | null {
-  const rows = new Map<string, Message[]>();
+  const rows = new Map<string, string[]>();
   for (const message of o.input) {
-    if (typeof message.message_uid === "string") rows.set(message.message_uid, [...(rows.get(message.message_uid) ?? []), message]);
+    if (typeof message.message_uid === "string") rows.set(message.message_uid, [...(rows.get(message.message_uid) ?? []), textOf(message)]);
   }
-  const texts = messages(o).map(textOf);
   for (const [uid, versions] of rows) {
     if (versions.length < 2) continue;
-    const current = textOf(versions[versions.length - 1]);
-    const earlier = versions.slice(0, -1).map(textOf).filter((text) => text !== current && !current.includes(text));
-    if (earlier.some((old) => texts.some((text) => text.includes(old))) && !texts.some((text) => text.includes(current))) {
-      return `uid ${uid}: kept the earlier version and dropped the current one`;
-    }
+    const current = versions[versions.length - 1]!;
+    const kept = messages(o).filter((message) => message.message_uid === uid).map(textOf);
+    if (kept.length === 0 || kept.includes(current)) continue;
+    if (kept.some((text) => text !== current && versions.includes(text))) return `uid ${uid}: kept an earlier version and dropped the current one`;
   }
   return null;
 }
@@ -252,7 +254,7 @@ export const compressChecks: Check[] = [
   acceptsCheck("UID-2/missing-uid", "UID-2", "legacy-rows", "rows without a message_uid are accepted", ["schema-upgrade"]),
   acceptsCheck("UID-4/content-rewrite", "UID-4", "rewrite", "new content under a known uid is a new version, never a failure", ["content-rewrite"], rewriteProblem),
   acceptsCheck("UID-7/shared-uid", "UID-7", "shared-uid", "rows sharing a uid are accepted and the later one is the current version", ["duplicate-uids"], staleVersionProblem),
-  acceptsCheck("TCU-3/repeated-tool-call-ids", "TCU-3", "repeated-ids", "repeated provider tool-call ids never orphan or mis-pair results", ["repeated-tool-call-ids"], (o) =>
+  acceptsCheck("TCU-3/repeated-tool-call-ids", "TCU-3", "repeated-ids", "repeated provider tool-call ids never orphan or mis-pair results", [], (o) =>
     sequenceProblem(o, ["orphaned-result", "missing-tool-call-id", "unanswered-call", "split-batch"]),
   ),
 ];

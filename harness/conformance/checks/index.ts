@@ -10,7 +10,5 @@ export const CHECKS: readonly Check[] = [...basicChecks, ...compressChecks, ...h
 /** Checks whose id equals, or starts with, one of the selectors (`CMP-2` selects every CMP-2 check; `CMP` every CMP check). */
 export function selectChecks(selectors: readonly string[], catalogue: readonly Check[] = CHECKS): Check[] {
   if (selectors.length === 0) return [...catalogue];
-  return catalogue.filter((check) =>
-    selectors.some((selector) => check.id === selector || check.rule === selector || check.id.startsWith(selector.endsWith("/") || selector.endsWith("-") ? selector : `${selector}`)),
-  );
+  return catalogue.filter((check) => selectors.some((selector) => check.id === selector || check.rule === selector || check.id.startsWith(selector)));
 }

@@ -1,0 +1,121 @@
+import { appendFileSync, existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Argv, CommandModule } from "yargs";
+import { playScenario } from "../host/play.ts";
+import { certify } from "../conformance/certification.ts";
+import { CHECKS, selectChecks } from "../conformance/checks/index.ts";
+import { defaultExpectationsPath, ExpectationsError, readExpectations, updatedExpectations, writeExpectations, type Expectations } from "../conformance/expectations.ts";
+import { writeRepros } from "../conformance/repro.ts";
+import { DEFAULT_RUN_TIMEOUT_MS, runChecks, type EngineUnderTest } from "../conformance/runner.ts";
+import { parseShard, shardChecks } from "../conformance/shard.ts";
+import { isUnexpected } from "../conformance/expectations.ts";
+import { reporters } from "../../reports/registry.ts";
+import { certifyJsonOf, RESULT_SCHEMA_VERSION, type ResultJson } from "../../reports/result.ts";
+import { collectRunInfo } from "../../reports/run-info.ts";
+import { writeAllReports } from "../../reports/write-all.ts";
+import { buildScenario } from "../../scenarios/catalogue/index.ts";
+import { loadSelectedEngine, withEngineSelection, type EngineSelectionArgs } from "./engine-options.ts";
+import { NegativeVerdict, UsageError } from "./errors.ts";
+import type { CliIo } from "./io.ts";
+
+export const CERTIFY_FORMATS = ["terminal", "json", "junit", "markdown", "tap"] as const;
+type CertifyFormat = (typeof CERTIFY_FORMATS)[number];
+
+interface CertifyArgs extends EngineSelectionArgs {
+  checks?: string[] | undefined;
+  expectations?: string | undefined;
+  "update-expectations": boolean;
+  seed: number;
+  format: CertifyFormat;
+  out?: string | undefined;
+  shard?: string | undefined;
+  timeout: number;
+}
+
+/** `ctxbench certify`: run the conformance checks against one engine and give a verdict. */
+export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
+  return {
+    command: "certify",
+    describe: "Run the conformance checks against one engine: exit 0 certified, 1 not certified",
+    builder: (yargs: Argv) =>
+      withEngineSelection(yargs)
+        .option("checks", { type: "string", array: true, describe: "Check ids, rules or prefixes to run (e.g. CMP-2, CMP-2/orphaned-result, THR); default all" })
+        .option("expectations", { type: "string", describe: "Expectations file (YAML: check id -> {expected, reason, link}); default <plugin dir>/expectations.yaml if present" })
+        .option("update-expectations", { type: "boolean", default: false, describe: "Rewrite the expectations file from this run's outcomes" })
+        .option("seed", { type: "number", default: 1, describe: "Seed of every scenario and probe" })
+        .option("format", { choices: CERTIFY_FORMATS, default: "terminal" as CertifyFormat, describe: "What to print on stdout" })
+        .option("out", { type: "string", describe: "Write every format (result.json, junit.xml, report.md, …) and the repro files into this directory" })
+        .option("shard", { type: "string", describe: "Run shard i of n (i/n); join the shards' result.json files with ctxbench merge" })
+        .option("timeout", { type: "number", default: DEFAULT_RUN_TIMEOUT_MS, describe: "Limit of one scenario or probe run in ms; its checks time out with it" })
+        .example("ctxbench certify --engine lcm", "certify a bundled engine")
+        .example("ctxbench certify --plugins ./plugins --engine mine --out results", "certify your plugin, writing JUnit, Markdown and repro files")
+        .example("ctxbench certify --engine mine --checks CMP-2 --seed 7", "replay one rule's checks with another seed") as unknown as Argv<CertifyArgs>,
+    handler: async (args) => {
+      if (!Number.isSafeInteger(args.seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
+      if (!(args.timeout > 0)) throw new UsageError(`--timeout must be a positive number of ms, got ${args.timeout}`);
+      const shard = args.shard === undefined ? null : parseShard(args.shard);
+      if (args.shard !== undefined && shard === null) throw new UsageError(`--shard must be i/n with 1 <= i <= n, got "${args.shard}"`);
+      const selectors = args.checks ?? [];
+      let checks = selectChecks(selectors);
+      const unmatched = selectors.filter((selector) => selectChecks([selector]).length === 0);
+      if (unmatched.length > 0) throw new UsageError(`no check matches ${unmatched.map((s) => `"${s}"`).join(", ")}; see the check ids in harness/conformance/checks`);
+      if (shard) checks = shardChecks(checks, shard);
+
+      const loaded = await loadSelectedEngine(io, args, { strict: true });
+      const expectationsPath = args.expectations !== undefined ? resolve(io.cwd, args.expectations) : defaultExpectationsPath(loaded.directory);
+      let expectations: Expectations = new Map();
+      if (expectationsPath !== null && (existsSync(expectationsPath) || !args["update-expectations"])) {
+        if (!existsSync(expectationsPath)) throw new UsageError(`expectations file ${expectationsPath} does not exist`);
+        try {
+          const read = readExpectations(expectationsPath, CHECKS.map((check) => check.id));
+          expectations = read.expectations;
+          for (const warning of read.warnings) io.stderr(`warning: ${warning}\n`);
+        } catch (error) {
+          if (error instanceof ExpectationsError) throw new UsageError(error.message);
+          throw error;
+        }
+      }
+
+      const engine: EngineUnderTest = { name: loaded.name, version: loaded.version, selectedName: loaded.selected, createFresh: loaded.createFresh };
+      const results = await runChecks(engine, checks, {
+        seed: args.seed,
+        timeoutMs: args.timeout,
+        scenarios: { build: buildScenario, play: (scenario, instance, options) => playScenario(scenario, instance, { ...options, engineVersion: loaded.version }) },
+      });
+
+      if (args["update-expectations"]) {
+        const target = expectationsPath ?? join(loaded.directory ?? io.cwd, "expectations.yaml");
+        const entries = updatedExpectations(results, expectations);
+        writeExpectations(target, entries, loaded.name);
+        expectations = new Map(Object.entries(entries));
+        io.stderr(`wrote ${Object.keys(entries).length} expectation(s) to ${target}\n`);
+      }
+
+      const certification = certify(engine, results, args.seed, expectations);
+      const runInfo = collectRunInfo({ seed: args.seed, command: commandLine(loaded.name, args), engines: [certification.engine] });
+      const result: ResultJson = { schemaVersion: RESULT_SCHEMA_VERSION, runInfo, certifications: [certification], benchmarks: [] };
+
+      const failures = results.filter((r) => r.outcome !== "pass" && isUnexpected(r.outcome, expectations.get(r.id)?.expected ?? null));
+      const reproDir = args.out !== undefined ? join(resolve(io.cwd, args.out), "repro") : join(io.cwd, "ctxbench-repro");
+      const repros = writeRepros(reproDir, failures, loaded.name, args.seed);
+      if (args.out !== undefined) await writeAllReports(result, resolve(io.cwd, args.out), { title: `ctxbench certify: ${loaded.name}` });
+      const summaryFile = io.env["GITHUB_STEP_SUMMARY"];
+      if (summaryFile) appendFileSync(summaryFile, reporters.markdown.render(result, { title: `ctxbench certify: ${loaded.name}` }));
+
+      const color = args.format === "terminal" && io.isTty && !io.env["NO_COLOR"];
+      io.stdout(args.format === "json" ? `${JSON.stringify(certifyJsonOf(runInfo, certification), null, 2)}\n` : reporters[args.format].render(result, { color }));
+      if (repros.length > 0) io.stderr(`repro files for ${repros.length} unexpected outcome(s) in ${reproDir}\n`);
+      if (certification.verdict !== "certified") {
+        throw new NegativeVerdict(`${loaded.name} is not certified: ${certification.summary.unexpected} unexpected outcome(s) (${failures.filter((f) => f.level === "MUST").map((f) => f.id).join(", ")})`);
+      }
+    },
+  };
+}
+
+/** The command line recorded in runInfo: deterministic, and enough to rerun this certification. */
+function commandLine(engine: string, args: CertifyArgs): string {
+  const parts = ["ctxbench certify", `--engine ${engine}`, `--seed ${args.seed}`];
+  if (args.checks && args.checks.length > 0) parts.push(`--checks ${args.checks.join(" ")}`);
+  if (args.shard) parts.push(`--shard ${args.shard}`);
+  return parts.join(" ");
+}

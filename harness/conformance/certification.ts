@@ -1,0 +1,52 @@
+import { certificationOf, type Certification, type CheckResult as ReportedCheck, type Repro } from "../../reports/result.ts";
+import { abridge } from "./excerpt.ts";
+import { expectedOutcome, isUnexpected, type Expectations } from "./expectations.ts";
+import type { CheckResult } from "./types.ts";
+
+/** Command lines that replay one check, for repro files and reports. */
+export function replayCommands(engine: string, result: CheckResult, seed: number): { certify: string; runs: string[] } {
+  const certify = `ctxbench certify --engine ${engine} --checks ${result.id} --seed ${seed}`;
+  const runs = result.sources
+    .filter((source) => source.startsWith("scenario:"))
+    .map((source) => `ctxbench run --engine ${engine} --scenario ${source.slice("scenario:".length)} --seed ${seed} --trace ${source.slice("scenario:".length)}.jsonl`);
+  return { certify, runs };
+}
+
+/** One check as the result JSON reports it: expectation applied, evidence abridged, a repro for unexpected outcomes. */
+export function reportCheck(result: CheckResult, engine: string, seed: number, expectations: Expectations): ReportedCheck {
+  const expected = expectedOutcome(result.id, expectations);
+  const unexpected = isUnexpected(result.outcome, expected);
+  const reason = expectations.get(result.id)?.reason;
+  const message = !unexpected && expected !== null && reason ? `${result.message} (expected: ${reason})` : result.message;
+  const notes = result.evidence.map((item) => item.note);
+  const reported: ReportedCheck = {
+    id: result.id,
+    rule: result.rule,
+    title: result.title,
+    level: result.level,
+    outcome: result.outcome,
+    expected,
+    unexpected,
+    message,
+    evidence: {
+      events: result.evidence.map((item) => ({ source: item.source, seq: item.seq, note: item.note, event: abridge(item.event) })),
+      ...(notes.length > 0 ? { note: notes.join("; ") } : {}),
+    },
+    durationMs: Math.round(result.durationMs * 10) / 10,
+  };
+  if (result.skipReason !== undefined) reported.skipReason = result.skipReason;
+  if (unexpected && result.outcome !== "pass") reported.repro = reproOf(result, engine, seed);
+  return reported;
+}
+
+function reproOf(result: CheckResult, engine: string, seed: number): Repro {
+  const commands = replayCommands(engine, result, seed);
+  return { scenario: result.sources[0] ?? "", seed, command: commands.certify };
+}
+
+export function certify(engine: { name: string; version: string | null }, results: readonly CheckResult[], seed: number, expectations: Expectations): Certification {
+  return certificationOf(
+    { name: engine.name, version: engine.version ?? "unversioned" },
+    results.map((result) => reportCheck(result, engine.name, seed, expectations)),
+  );
+}
