@@ -36,6 +36,20 @@ describe("TruncateEngine as a plugin", () => {
   });
 });
 
+describe("clone_for_agent (REG-6)", () => {
+  it("carries the configuration and works on its own with independent budget state", () => {
+    const engine = new TruncateEngine({ context_length: 8_000, target_ratio: 0.3, threshold_percent: 0.6 });
+    const clone = engine.clone_for_agent();
+    expect(clone).not.toBe(engine);
+    expect(clone.threshold_percent).toBe(0.6);
+    expect(clone.budgetFor(0)).toBe(engine.budgetFor(0));
+    clone.update_model({ model: "m", context_length: 50_000 });
+    expect(engine.context_length).toBe(8_000);
+    expect(errors(clone.compress(sampleTranscript({ messages: 300, seed: 74 })))).toEqual([]);
+    expect(engine.compression_count).toBe(0);
+  });
+});
+
 describe("truncate", () => {
   const styles: IdStyle[] = ["unique", "constant", "per-turn", "hex"];
   for (const idStyle of styles) {

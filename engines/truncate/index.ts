@@ -39,6 +39,14 @@ export class TruncateEngine extends ContextEngine {
     this.threshold_tokens = thresholdFor(this.context_length, this.threshold_percent);
   }
 
+  /** Same configuration, fresh budget state and counters (REG-6). */
+  override clone_for_agent(): TruncateEngine {
+    const clone = new TruncateEngine({ target_ratio: this.#targetRatio, threshold_percent: this.threshold_percent });
+    clone.context_length = this.context_length;
+    clone.threshold_tokens = this.threshold_tokens;
+    return clone;
+  }
+
   /** The token budget a pass aims for; without a known window, a share of the input. */
   budgetFor(inputTokens: number): number {
     const base = this.threshold_tokens > 0 ? this.threshold_tokens : inputTokens;
