@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { CHECKS } from "./checks/index.ts";
+import { FIXTURES } from "./fixtures/index.ts";
+import { runChecks } from "./runner.ts";
+import { CAUGHT, fixtureUnderTest, HOST_SCENARIOS } from "./test-support.ts";
+
+describe("conformance self-test: every check can fail", () => {
+  it("has exactly one fixture for every check", () => {
+    const ids = CHECKS.map((check) => check.id).sort();
+    expect(FIXTURES.map((fixture) => fixture.check).sort()).toEqual(ids);
+  });
+
+  it.each(FIXTURES.map((fixture) => [fixture.check, fixture] as const))("the %s fixture fails its check (own rule's checks, with scenarios)", async (id, fixture) => {
+    const rule = CHECKS.find((check) => check.id === id)!.rule;
+    const results = await runChecks(
+      fixtureUnderTest(fixture),
+      CHECKS.filter((check) => check.rule === rule),
+      { seed: 1, scenarios: HOST_SCENARIOS },
+    );
+    const own = results.find((result) => result.id === id)!;
+    expect(own.outcome, own.message).toBe("fail");
+    expect(own.evidence.length).toBeGreaterThan(0);
+  });
+
+  it("reports the count for the README", () => {
+    const caught = FIXTURES.filter((fixture) => CHECKS.some((check) => check.id === fixture.check)).length;
+    expect(`${CHECKS.length} checks, ${FIXTURES.length} fixtures, ${caught === CHECKS.length ? "all" : caught} caught`).toBe("39 checks, 39 fixtures, all caught");
+  });
+});
+
+describe("conformance self-test: each fixture fails only its own rule", () => {
+  it.each(FIXTURES.map((fixture) => [fixture.check, fixture] as const))("%s: no check of another rule catches it (all checks, probes)", async (id, fixture) => {
+    const rule = CHECKS.find((check) => check.id === id)!.rule;
+    const results = await runChecks(fixtureUnderTest(fixture), CHECKS, { seed: 1 });
+    const strays = results.filter((result) => result.rule !== rule && CAUGHT.has(result.outcome)).map((result) => `${result.id}: ${result.outcome}: ${result.message}`);
+    expect(strays).toEqual([]);
+    expect(CAUGHT.has(results.find((result) => result.id === id)!.outcome)).toBe(true);
+  });
+});
