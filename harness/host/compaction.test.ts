@@ -226,3 +226,25 @@ describe("overflow and the pool", () => {
     }
   });
 });
+
+describe("preflight runs before the turn-start flush (CMP-9, UID-2)", () => {
+  for (const keepUser of [true, false]) {
+    it(`compress sees the new user message without a uid; it is stored once whether the engine ${keepUser ? "keeps" : "drops"} it`, async () => {
+      const engine = new TailEngine();
+      let calls = 0;
+      engine.should_compress = () => ++calls === 3;
+      engine.compress = (messages: Message[]) => {
+        engine.compressCalls.push(messages);
+        const last = messages.at(-1)!;
+        return [messages[0]!, { role: "user", content: "summary of the first turns" }, ...(keepUser ? [last] : [])];
+      };
+      const { histories } = await playScenario(scenario([turn("one", "a"), turn("two", "b"), turn("three", "c")]), engine, { home: home() });
+      const input = engine.compressCalls[0]!;
+      expect(input.at(-1)).toEqual({ role: "user", content: "three" });
+      expect(input.slice(0, -1).every((message) => typeof message.message_uid === "string")).toBe(true);
+      const history = histories["s1"]!;
+      expect(history.map((message) => message.content)).toEqual(["You are a test assistant.", "summary of the first turns", "three", "c"]);
+      expect(history.every((message) => typeof message.message_uid === "string")).toBe(true);
+    });
+  }
+});

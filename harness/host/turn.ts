@@ -2,6 +2,7 @@ import { overridesHook } from "../contract/context-engine.ts";
 import { estimateTokensRough } from "../contract/tokens.ts";
 import type { Message, MessageContent, TurnCompleteInfo, Usage } from "../contract/types.ts";
 import type { ProviderReply } from "../provider/simulated-provider.ts";
+import { canonicalJson } from "../trace/canonical-json.ts";
 import { isThenable } from "../trace/recorder.ts";
 import type { ScenarioTurn } from "../../scenarios/format.ts";
 import { assembleRequest, type AssembledRequest } from "./assemble.ts";
@@ -33,25 +34,44 @@ const EARLY_RETURNS: ReadonlySet<TurnExit> = new Set(["content_policy_blocked", 
 interface TurnState {
   readonly turn: number;
   readonly script: ScenarioTurn;
+  /** This turn's user message in the history (its last user message). */
   readonly incomingIndex: number;
   apiCalls: number;
   usage: Usage | null;
 }
 
 /**
- * One turn: user message → turn-start flush → preflight → (request assembly → provider →
+ * One turn: user message → preflight → turn-start flush → (request assembly → provider →
  * update_from_response → tool calls)* → finalize → on_turn_complete.
+ *
+ * The preflight runs before the flush, as upstream's does, so a preflight compress() sees this
+ * turn's user message without a uid yet (CMP-9, UID-2); the flush then stamps the same object.
  */
 export async function playTurn(runtime: HostRuntime, session: SessionRuntime, turn: number, script: ScenarioTurn): Promise<void> {
   const user: Message = { role: "user", content: cloneValue(script.user) as MessageContent };
   if (script.userMessageUid !== undefined) user.message_uid = script.userMessageUid;
-  session.history = [...session.history, user];
-  runtime.store.append(session.storeId, [user]);
-  const state: TurnState = { turn, script, incomingIndex: session.history.length - 1, apiCalls: 0, usage: null };
+  const withUser = [...session.history, user];
+  session.history = withUser;
 
   const preflightExit = await preflight(runtime, session);
+  turnStartFlush(runtime, session, user, session.history !== withUser);
+  const state: TurnState = { turn, script, incomingIndex: lastUserIndex(session.history), apiCalls: 0, usage: null };
   const exit = preflightExit ?? (await toolLoop(runtime, session, state));
   await finalize(runtime, session, state, exit);
+}
+
+/**
+ * Persist this turn's user message. When a preflight pass committed, its output was written
+ * instead of the snapshot: the message is already stored if the engine kept it (as the last user
+ * message), and is appended after the compacted list if the engine dropped it.
+ */
+function turnStartFlush(runtime: HostRuntime, session: SessionRuntime, user: Message, committed: boolean): void {
+  if (committed) {
+    const kept = session.history[lastUserIndex(session.history)];
+    if (kept !== undefined && canonicalJson(kept.content ?? null) === canonicalJson(user.content ?? null)) return;
+    session.history = [...session.history, user];
+  }
+  runtime.store.append(session.storeId, [user]);
 }
 
 /** should_compress on the estimate (up to three passes while they make progress); otherwise one engine-driven pass. */
