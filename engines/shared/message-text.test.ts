@@ -37,7 +37,8 @@ describe("message text helpers", () => {
   });
 
   it("finds file paths in call arguments and in prose", () => {
-    expect(filesOfCall(call("edit", { path: "a.ts", files: ["b.md", 3] }))).toEqual(["a.ts", "b.md"]);
+    expect(filesOfCall(call("edit", { path: "a.ts", files: ["b.md", 3, "./"] }))).toEqual(["a.ts", "b.md"]);
+    expect(filesOfCall(call("search_files", { path: ".", pattern: "x" }))).toEqual([]);
     expect(filesInText("Look at src/db/pool.ts and (docs/setup.md), not v1.2 or e.g. this.")).toEqual(["src/db/pool.ts", "docs/setup.md"]);
   });
 });

@@ -69,10 +69,16 @@ export function filesOfCall(call: ToolCall | undefined): string[] {
   const files: string[] = [];
   for (const [key, value] of Object.entries(args)) {
     if (!FILE_KEYS.has(key)) continue;
-    if (typeof value === "string" && value !== "") files.push(value);
-    else if (Array.isArray(value)) for (const item of value) if (typeof item === "string" && item !== "") files.push(item);
+    if (typeof value === "string" && isPathLike(value)) files.push(value);
+    else if (Array.isArray(value)) for (const item of value) if (typeof item === "string" && isPathLike(item)) files.push(item);
   }
   return files;
+}
+
+/** A file or directory name worth listing: not empty, not just `.` or `..`. */
+function isPathLike(value: string): boolean {
+  const trimmed = value.trim();
+  return trimmed !== "" && !/^[./\\]+$/.test(trimmed);
 }
 
 const FILE_IN_TEXT =
