@@ -33,7 +33,9 @@ describe("message text helpers", () => {
   it("finds error reports but not every mention of the word", () => {
     expect(firstErrorLine("line 1\nError: boom")).toBe("Error: boom");
     expect(firstErrorLine("Process exited with exit code 2")).toBe("Process exited with exit code 2");
+    expect(firstErrorLine("[2026-01-15T03:23:17Z] ERROR db.ts:429 pool exhausted")).toBe("[2026-01-15T03:23:17Z] ERROR db.ts:429 pool exhausted");
     expect(firstErrorLine("   8 | search error 56\nall good")).toBeNull();
+    expect(firstErrorLine('  if (!ok) throw new Error("bad input");')).toBeNull();
   });
 
   it("finds file paths in call arguments and in prose", () => {

@@ -95,10 +95,15 @@ export function filesInText(text: string): string[] {
 const ERROR_LINE =
   /(?:error|exception|fatal|panic)\s*:|\btraceback\b|\bfail(?:ed|ure|s)?\b|\bexit (?:code|status) [1-9]\d*|\bnot found\b|\bpermission denied\b|\bsegmentation fault\b|\bcommand not found\b/i;
 
+// Log levels are upper case; "error" in lower case is as often code (`new Error(`) as a report.
+const ERROR_LEVEL = /\b(?:ERROR|FATAL|CRITICAL|PANIC)\b/;
+
+const isErrorLine = (line: string) => ERROR_LINE.test(line) || ERROR_LEVEL.test(line);
+
 /** The first line of a text that reports an error, or null. */
 export function firstErrorLine(text: string): string | null {
-  if (!ERROR_LINE.test(text)) return null;
-  for (const line of text.split("\n")) if (ERROR_LINE.test(line)) return line;
+  if (!isErrorLine(text)) return null;
+  for (const line of text.split("\n")) if (isErrorLine(line)) return line;
   return null;
 }
 
