@@ -2,7 +2,7 @@ import { overridesHook, type ContextEngine } from "../contract/context-engine.ts
 import { hasPersistenceFields, stripAll, stripPersistenceFields } from "../contract/persistence-fields.ts";
 import type { Message } from "../contract/types.ts";
 import type { SelectionOutcome } from "../trace/events.ts";
-import { isThenable, type HookOutcome, type TraceRecorder } from "../trace/recorder.ts";
+import { isThenable, readEngineField, type HookOutcome, type TraceRecorder } from "../trace/recorder.ts";
 import { planCacheBreakpoints } from "./cache-plan.ts";
 import { cloneMessage, cloneMessages } from "./clone.ts";
 import { sanitizeRequest } from "./sanitize.ts";
@@ -57,7 +57,7 @@ function callSelectContext(
   const options = {
     conversation_messages: cloneMessages(transcript),
     incoming_message: incoming === undefined ? null : cloneMessage(incoming),
-    budget_tokens: engine.context_length || 0,
+    budget_tokens: readEngineField(engine, "context_length") || 0,
   };
   if (state.recorder !== undefined) {
     // The clones equal the transcript; digesting the transcript reuses its cached JSON.

@@ -102,8 +102,7 @@ async function passInSlot(
   const oldStoreId = session.storeId;
   commit(runtime, session, request, output as Message[]);
   recordCompaction(runtime, session, request, "committed", traceInput, outputForTrace, tokensBefore, verdict.tokensAfter, null, durationMs);
-  engine.last_prompt_tokens = -1;
-  engine.last_completion_tokens = 0;
+  markAwaitingRealUsage(runtime, session);
   await notifyHook(runtime, session, "on_session_start", [
     session.storeId,
     { boundary_reason: "compression", old_session_id: oldStoreId, platform: session.platform, conversation_id: null },
@@ -190,6 +189,16 @@ export function judgeOutput(output: unknown, before: readonly Message[], tokensB
     return { outcome: "refused-grew", tokensAfter, reason: "Compression refused: the result would have grown the context" };
   }
   return { outcome: "committed", tokensAfter, reason: null };
+}
+
+/** After a commit, last_prompt_tokens = -1 until real usage arrives (upstream's sentinel). */
+function markAwaitingRealUsage(runtime: HostRuntime, session: SessionRuntime): void {
+  try {
+    runtime.engine.last_prompt_tokens = -1;
+    runtime.engine.last_completion_tokens = 0;
+  } catch (error) {
+    runtime.recorder.record({ type: "warning", session: session.id, message: `could not reset the engine's token counters: ${String(error)}`, rule: null });
+  }
 }
 
 /** Write the compacted list through the store and adopt the restored history. */

@@ -1,6 +1,6 @@
 import type { Message } from "../contract/types.ts";
 import type { EngineHook } from "../trace/events.ts";
-import { describeError, isThenable, type CallContext, type HookOutcome } from "../trace/recorder.ts";
+import { describeError, isThenable, readEngineField, type CallContext, type HookOutcome } from "../trace/recorder.ts";
 import { cloneMessages } from "./clone.ts";
 import type { ScenarioSession } from "../../scenarios/format.ts";
 import type { HostRuntime, SessionRuntime } from "./runtime.ts";
@@ -39,7 +39,7 @@ export async function startSession(runtime: HostRuntime, session: SessionRuntime
     home: runtime.settings.home,
     platform: session.platform,
     model: runtime.scenario.model,
-    context_length: runtime.engine.context_length,
+    context_length: readEngineField(runtime.engine, "context_length"),
     conversation_id: null,
     ...extra,
   };

@@ -179,3 +179,33 @@ describe("imported scenarios replay their recorded identity", () => {
     expect(second.messages.filter((message) => message.role === "tool").map((message) => message.tool_call_id)).toEqual(["c1", "c2"]);
   });
 });
+
+describe("a hostile engine never stops the run", () => {
+  it("throwing hooks and getters become warnings and error results; the histories are intact", async () => {
+    const engine = new TailEngine();
+    Object.defineProperty(engine, "context_length", {
+      get: () => {
+        throw new Error("no context length");
+      },
+      set: () => undefined,
+    });
+    engine.update_from_response = () => {
+      throw new Error("usage rejected");
+    };
+    engine.should_compress = () => {
+      throw new Error("cannot decide");
+    };
+    engine.get_tool_schemas = () => "not a list" as never;
+    engine.on_session_start = () => Promise.reject(new Error("start failed"));
+    engine.on_session_end = () => {
+      throw new Error("end failed");
+    };
+    const { trace, histories } = await playScenario(fixtureScenario(), engine, { home: home() });
+    expect(eventsOf(trace, "turn-end").map((event) => event.exitReason)).toEqual(["completed", "completed", "completed", "completed"]);
+    expect(histories["alpha"]!.at(-1)?.content).toBe("We read the orion notes and found the key.");
+    const errors = eventsOf(trace, "engine-call").filter((event) => event.resultKind === "error").map((event) => event.hook);
+    expect(new Set(errors)).toEqual(new Set(["update_from_response", "should_compress", "on_session_start", "on_session_end"]));
+    expect(eventsOf(trace, "engine-call")[0]!.stateAfter.context_length).toBeNaN();
+    expect(eventsOf(trace, "warning").some((warning) => warning.message.includes("on_session_end hook failed"))).toBe(true);
+  });
+});

@@ -3,7 +3,7 @@ import { estimateTokensRough } from "../contract/tokens.ts";
 import type { Message, MessageContent, TurnCompleteInfo, Usage } from "../contract/types.ts";
 import type { ProviderReply } from "../provider/simulated-provider.ts";
 import { canonicalJson } from "../trace/canonical-json.ts";
-import { isThenable } from "../trace/recorder.ts";
+import { isThenable, readEngineField } from "../trace/recorder.ts";
 import type { ScenarioTurn } from "../../scenarios/format.ts";
 import { assembleRequest, type AssembledRequest } from "./assemble.ts";
 import { cloneMessages, cloneValue } from "./clone.ts";
@@ -93,7 +93,8 @@ async function preflight(runtime: HostRuntime, session: SessionRuntime): Promise
     }
     return null;
   }
-  if (tokens >= engine.threshold_tokens && engine.threshold_tokens > 0) {
+  const threshold = readEngineField(engine, "threshold_tokens");
+  if (threshold > 0 && tokens >= threshold) {
     const info = recorder.callHook(engine, "should_compress_info", [], { session: session.id });
     const answer = isThenable(info) ? await info : info;
     const blocked = answer.ok && answer.value !== null && typeof answer.value === "object" && (answer.value as { blocked?: unknown }).blocked === true;

@@ -144,11 +144,20 @@ export function describeError(error: unknown): string {
 /** The engine's budget fields, read as they are (a broken engine's odd values are evidence). */
 export function readEngineState(engine: ContextEngine): EngineStateSnapshot {
   return {
-    last_prompt_tokens: engine.last_prompt_tokens,
-    last_completion_tokens: engine.last_completion_tokens,
-    last_total_tokens: engine.last_total_tokens,
-    threshold_tokens: engine.threshold_tokens,
-    context_length: engine.context_length,
-    compression_count: engine.compression_count,
+    last_prompt_tokens: readEngineField(engine, "last_prompt_tokens"),
+    last_completion_tokens: readEngineField(engine, "last_completion_tokens"),
+    last_total_tokens: readEngineField(engine, "last_total_tokens"),
+    threshold_tokens: readEngineField(engine, "threshold_tokens"),
+    context_length: readEngineField(engine, "context_length"),
+    compression_count: readEngineField(engine, "compression_count"),
   };
+}
+
+/** One budget field; a getter that throws reads as NaN (null in the trace) instead of stopping the run. */
+export function readEngineField(engine: ContextEngine, field: keyof EngineStateSnapshot): number {
+  try {
+    return engine[field];
+  } catch {
+    return Number.NaN;
+  }
 }
