@@ -1,0 +1,137 @@
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseXml, type XmlElement } from "../../reports/xml-parse.ts";
+import { parseResult } from "../../reports/result.ts";
+
+const run = promisify(execFile);
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_") && key !== "GITHUB_STEP_SUMMARY"));
+env["NO_COLOR"] = "1";
+const work = mkdtempSync(join(tmpdir(), "ctxbench-e2e-certify-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+async function ctxbench(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [join(REPO, "bin/ctxbench.mjs"), ...args], { cwd: work, env: { ...env, ...extraEnv }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    if (typeof failed.code !== "number") throw error;
+    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
+  }
+}
+
+/** A user plugin directory whose engine throws when should_compress gets no argument (ABC-6). */
+function brokenPlugin(root: string): string {
+  const directory = join(root, "broken");
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(join(directory, "plugin.yaml"), "name: broken\ndescription: should_compress needs its argument\nversion: 1.0.0\n");
+  writeFileSync(
+    join(directory, "index.mjs"),
+    `import { ContextEngine } from ${JSON.stringify(join(REPO, "harness/contract/context-engine.ts"))};
+export class BrokenEngine extends ContextEngine {
+  name = "broken";
+  update_from_response(usage) { this.last_prompt_tokens = usage.prompt_tokens; this.last_completion_tokens = usage.completion_tokens; this.last_total_tokens = usage.total_tokens; }
+  should_compress(tokens) { if (tokens === undefined) throw new TypeError("prompt_tokens is required"); return tokens >= this.threshold_tokens; }
+  compress(messages) { this.compression_count += 1; return messages; }
+}
+`,
+  );
+  return root;
+}
+
+const cases = (suite: XmlElement) => suite.children.filter((child) => child.name === "testcase");
+const caseOf = (xml: XmlElement, id: string) => xml.children.flatMap(cases).find((test) => test.attributes["name"]?.startsWith(`${id} `))!;
+
+describe("ctxbench certify (as a process)", () => {
+  const plugins = brokenPlugin(join(work, "plugins"));
+
+  it("certifies a bundled engine: exit 0, JSON with schemaVersion, runInfo, engine, verdict and checks; deterministic", async () => {
+    const args = ["certify", "--engine", "compressor", "--checks", "ABC", "REG", "CMP-1", "--seed", "2", "--format", "json"];
+    const [first, second] = await Promise.all([ctxbench(args), ctxbench(args)]);
+    expect(first.code, first.stderr).toBe(0);
+    const json = JSON.parse(first.stdout) as { schemaVersion: number; runInfo: { seed: number; command: string }; engine: { name: string }; verdict: string; checks: Array<Record<string, unknown>> };
+    expect(json.schemaVersion).toBe(1);
+    expect(json.runInfo.seed).toBe(2);
+    expect(json.runInfo.command).toBe("ctxbench certify --engine compressor --seed 2 --checks ABC REG CMP-1");
+    expect(json.engine.name).toBe("compressor");
+    expect(json.verdict).toBe("certified");
+    expect(json.checks.map((check) => check["id"])).toContain("CMP-1/message-shape");
+    for (const check of json.checks) for (const key of ["id", "rule", "level", "outcome", "expected", "message", "evidence", "durationMs"]) expect(check, key).toHaveProperty(key);
+    const view = (text: string) => (JSON.parse(text) as typeof json).checks.map(({ durationMs: _d, ...rest }) => rest);
+    expect(view(second.stdout)).toEqual(view(first.stdout));
+  });
+
+  it("refuses a broken engine: exit 1, every format and a repro file in --out, the job summary appended", async () => {
+    const summary = join(work, "summary.md");
+    const out = join(work, "broken-out");
+    const result = await ctxbench(["certify", "--plugins", plugins, "--engine", "broken", "--checks", "ABC", "--out", out], { GITHUB_STEP_SUMMARY: summary });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain("broken is not certified");
+    expect(result.stderr).toContain("ABC-6/should-compress-boolean");
+    expect(result.stdout).not.toMatch(/\u001b\[/);
+    for (const file of ["result.json", "junit.xml", "report.md", "report.tap", "report.html", "report.txt"]) expect(existsSync(join(out, file)), file).toBe(true);
+    const repro = readFileSync(join(out, "repro", "ABC-6_should-compress-boolean.md"), "utf8");
+    expect(repro).toContain("ctxbench certify --engine broken --checks ABC-6/should-compress-boolean --seed 1");
+    expect(repro).toContain("prompt_tokens is required");
+    const parsed = parseResult(readFileSync(join(out, "result.json"), "utf8"));
+    expect(parsed.certifications[0]!.verdict).toBe("not-certified");
+    const xml = parseXml(readFileSync(join(out, "junit.xml"), "utf8"));
+    expect(xml.children.flatMap(cases)).toHaveLength(parsed.certifications[0]!.checks.length);
+    expect(caseOf(xml, "ABC-6/should-compress-boolean").children[0]!.name).toBe("failure");
+    const markdown = readFileSync(summary, "utf8");
+    expect(markdown).toMatch(/^\|.*\|$/m);
+    expect(markdown).toContain("ABC-6");
+  });
+
+  it("honours an expectations file beside the plugin: the known failure is expected, and JUnit shows it skipped with the reason", async () => {
+    const root = brokenPlugin(join(work, "expected-plugins"));
+    writeFileSync(join(root, "broken", "expectations.yaml"), "ABC-6/should-compress-boolean:\n  expected: fail\n  reason: the argument is required until v2\n");
+    const result = await ctxbench(["certify", "--plugins", root, "--engine", "broken", "--checks", "ABC-6", "ABC-2", "--format", "junit"]);
+    expect(result.code, result.stderr).toBe(0);
+    const test = caseOf(parseXml(result.stdout), "ABC-6/should-compress-boolean");
+    expect(test.children[0]!.name).toBe("skipped");
+    expect(test.children[0]!.attributes["message"]).toContain("the argument is required until v2");
+  });
+
+  it("--update-expectations writes the observed failures", async () => {
+    const file = join(work, "updated.yaml");
+    const result = await ctxbench(["certify", "--plugins", plugins, "--engine", "broken", "--checks", "ABC-6", "ABC-2", "--expectations", file, "--update-expectations", "--format", "tap"]);
+    expect(result.code, result.stderr).toBe(0);
+    const text = readFileSync(file, "utf8");
+    expect(text).toContain("ABC-6/should-compress-boolean:");
+    expect(text).toContain("expected: fail");
+    expect(text).not.toContain("ABC-2/");
+  });
+
+  it.each([
+    [["certify", "--engine", "no-such-engine", "--checks", "ABC-2"], "no-such-engine"],
+    [["certify", "--engine", "compressor", "--shard", "3/2"], "--shard"],
+    [["certify", "--engine", "compressor", "--checks", "NOPE-9"], "NOPE-9"],
+    [["certify", "--engine", "compressor", "--expectations", "missing.yaml"], "missing.yaml"],
+  ])("exits 2 on a usage or configuration error: %j", async (args, mention) => {
+    const result = await ctxbench(args);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(mention);
+  });
+
+  it("shards join with ctxbench merge into the whole certification", async () => {
+    const base = ["certify", "--engine", "truncate", "--checks", "ABC", "REG", "TOOL"];
+    const shards = await Promise.all([1, 2].map((index) => ctxbench([...base, "--shard", `${index}/2`, "--out", join(work, `shard-${index}`), "--format", "tap"])));
+    for (const shard of shards) expect(shard.code, shard.stderr).toBe(0);
+    const merged = await ctxbench(["merge", join(work, "shard-1", "result.json"), join(work, "shard-2", "result.json"), "--format", "json"]);
+    expect(merged.code, merged.stderr).toBe(0);
+    const result = parseResult(merged.stdout);
+    expect(result.certifications).toHaveLength(1);
+    expect(result.certifications[0]!.checks.map((check) => check.id).sort()).toEqual(
+      ["ABC-1/base-class-and-members", "ABC-2/usage-echo", "ABC-3/odd-usage-accepted", "ABC-4/budget-integers", "ABC-5/compression-count", "ABC-6/should-compress-boolean", "ABC-7/threshold-answer", "REG-5/name-matches-selection", "REG-6/clone-independent", "TOOL-1/tool-schemas", "TOOL-2/json-results"],
+    );
+    const missing = await ctxbench(["merge", join(work, "nowhere.json")]);
+    expect(missing.code).toBe(2);
+  });
+});
