@@ -1,0 +1,19 @@
+// Prints the wall time of a full certification per engine: npx tsx harness/bench/suites/certify-time.run.ts [--json] [--runs N] [engine …]
+import { runCertifyTimeBench } from "./certify-time.ts";
+
+const args = process.argv.slice(2);
+const runsAt = args.indexOf("--runs");
+const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 2;
+const engines = args.filter((arg, index) => !arg.startsWith("--") && (runsAt < 0 || index !== runsAt + 1));
+const result = await runCertifyTimeBench({ runs, ...(engines.length > 0 ? { engines } : {}) });
+if (args.includes("--json")) {
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+} else {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  process.stdout.write(`full certification wall time (goal ≤ ${s(result.goalMs)} on 2 cores; every check, scenarios through the reference host)\n`);
+  for (const e of result.engines) {
+    const warm = e.warmMs ? `, warm median ${s(e.warmMs.median)} over ${e.warmMs.samples} run(s)` : "";
+    const outcomes = Object.entries(e.outcomes).map(([outcome, count]) => `${count} ${outcome}`).join(", ");
+    process.stdout.write(`  ${e.engine.padEnd(12)} cold ${s(e.coldMs)} (CPU ${s(e.coldCpuMs)})${warm} — ${e.checks} checks: ${outcomes} — goal ${e.meetsGoal ? "met" : "NOT met"}\n`);
+  }
+}
