@@ -217,12 +217,28 @@ describe("the summary carrier", () => {
     }
   });
 
-  it("is folded into the first tail message when both roles would collide, keeping that message's uid", () => {
+  const alternating = (answerChars: number): Message[] => {
     const input: Message[] = [{ role: "system", content: "sys", message_uid: "0".repeat(32) }];
     for (let turn = 0; turn < 40; turn++) {
       input.push({ role: "user", content: `ask ${turn} ${"w ".repeat(60)}`, message_uid: turn.toString(16).padStart(32, "1") });
-      input.push({ role: "assistant", content: `answer ${turn} ${"v ".repeat(60)}`, message_uid: turn.toString(16).padStart(32, "2") });
+      input.push({ role: "assistant", content: `answer ${turn} ${"v".repeat(answerChars)}`, message_uid: turn.toString(16).padStart(32, "2") });
     }
+    return input;
+  };
+
+  it("pulls a cheap unit into the tail rather than rewrite the first tail message", () => {
+    const input = alternating(100);
+    const e = engine(4_000, { protect_first_n: 0 });
+    const output = e.compress(input) as Message[];
+    expect(errors(output)).toEqual([]);
+    expect(output[1]?.role).toBe("user");
+    expect(isCarrierUid(output[1]?.message_uid)).toBe(true);
+    expect(output[2]?.role).toBe("assistant");
+    expect(output.slice(2).every((m) => input.includes(m))).toBe(true);
+  });
+
+  it("is folded into the first tail message when both roles would collide, keeping that message's uid", () => {
+    const input = alternating(1_600);
     const e = engine(4_000, { protect_first_n: 0 });
     const output = e.compress(input) as Message[];
     expect(errors(output)).toEqual([]);

@@ -1,5 +1,5 @@
 import { ContextEngine, type ContextEngineInit } from "../../harness/contract/context-engine.ts";
-import { estimateTokensRough } from "../../harness/contract/tokens.ts";
+import { estimateMessageTokensRough, estimateTokensRough } from "../../harness/contract/tokens.ts";
 import type {
   CompressInfo,
   CompressOptions,
@@ -188,21 +188,41 @@ export class CompressorEngine extends ContextEngine {
   }
 }
 
-/** Head, summary carrier, tail; the carrier's role keeps the alternation valid. */
+/**
+ * Head, summary carrier, tail; the carrier's role keeps the alternation valid. When the roles
+ * around it would force a merge into the first tail message (changing a real message, often the
+ * current ask), the tail first takes back up to two cheap units so the carrier can stand alone.
+ */
 function assemble(plan: Plan, text: string): Message[] {
-  const { work, headEnd, tailStart } = plan;
-  const body = text.trim() === "" ? `(${tailStart - headEnd} earlier messages were compacted; no details could be extracted.)` : text.trim();
+  const body = text.trim() === "" ? `(${plan.tailStart - plan.headEnd} earlier messages were compacted; no details could be extracted.)` : text.trim();
   const uid = plan.carrierUid ?? mintCarrierUid(carrierSeed(plan));
-  const head = work.slice(0, headEnd);
-  const tail = work.slice(tailStart);
+  const first = placeAt(plan, plan.tailStart, body, uid);
+  if (!first.merged) return first.output;
+  let start = plan.tailStart;
+  let added = 0;
+  for (let step = 0; step < 2 && start > plan.headEnd; step++) {
+    const unit = plan.pairing.units[plan.pairing.unitOf[start - 1] as number] as { start: number; end: number };
+    if (unit.start < plan.headEnd) break;
+    for (let i = unit.start; i < start; i++) added += estimateMessageTokensRough(plan.work[i] as Message);
+    if (added > plan.extensionAllowance) break;
+    start = unit.start;
+    const attempt = placeAt(plan, start, body, uid);
+    if (!attempt.merged && estimateTokensRough(attempt.output) <= plan.inputFloor) return attempt.output;
+  }
+  return first.output;
+}
+
+function placeAt(plan: Plan, tailStart: number, body: string, uid: string): { output: Message[]; merged: boolean } {
+  const head = plan.work.slice(0, plan.headEnd);
+  const tail = plan.work.slice(tailStart);
   const before = head.length > 0 ? (head[head.length - 1] as Message).role : null;
   const after = tail.length > 0 ? (tail[0] as Message).role : null;
   const userSurvives = head.some((m) => m.role === "user") || tail.some((m) => m.role === "user");
   const placement = placeCarrier(before, after, userSurvives);
   if (placement.kind === "merge") {
-    return repairToolPairs([...head, mergeCarrierInto(tail[0] as Message, body, uid), ...tail.slice(1)]);
+    return { output: repairToolPairs([...head, mergeCarrierInto(tail[0] as Message, body, uid), ...tail.slice(1)]), merged: true };
   }
-  return repairToolPairs([...head, carrierMessage(placement.role, body, uid), ...tail]);
+  return { output: repairToolPairs([...head, carrierMessage(placement.role, body, uid), ...tail]), merged: false };
 }
 
 /** What the first summary replaces names it: the same history gives the same carrier uid. */

@@ -33,6 +33,9 @@ export interface Plan {
   headEnd: number;
   tailStart: number;
   summaryBudget: number;
+  pairing: ToolPairing;
+  /** Tokens the tail may grow by to give the carrier a role of its own instead of a merge. */
+  extensionAllowance: number;
   /**
    * A lower bound of the input's rough token estimate, measured only as far as needed: enough to
    * show the output is not larger without estimating every message of a long history.
@@ -128,6 +131,8 @@ export function planCompaction(input: readonly Message[], settings: PlanSettings
     headEnd,
     tailStart,
     summaryBudget,
+    pairing,
+    extensionAllowance: Math.floor(settings.threshold * (1 - HEADROOM) * 0.5),
     inputFloor: keptInput + middleTokens,
   };
 }
