@@ -44,12 +44,14 @@ describe("lcm select_context retrieval", () => {
     const { selection, wire } = select("What was the deploy key for orion again?");
     expect(selection).not.toBeNull();
     const list = selection as Message[];
-    expect(list.length).toBe(wire.length + 1);
-    const retrieval = list.find((m) => String(m.content).startsWith(RETRIEVAL_MARKER)) as Message;
-    expect(String(retrieval.content)).toContain("KX-48213");
-    // It sits right before the question, and the selection is a valid request (SEL-7, SEL-9).
-    expect(list.indexOf(retrieval)).toBe(list.length - 2);
-    expect(list.at(-1)?.content).toBe("What was the deploy key for orion again?");
+    // Everything before the question is the request unchanged; the question gains the excerpts.
+    expect(list.length).toBe(wire.length);
+    expect(list.slice(0, -1)).toEqual(wire.slice(0, -1));
+    const question = String(list.at(-1)?.content);
+    expect(question.startsWith("What was the deploy key for orion again?")).toBe(true);
+    expect(question.slice(question.indexOf(RETRIEVAL_MARKER))).toContain("KX-48213");
+    // A valid request on its own (SEL-7, SEL-9): pairs intact, no two user messages in a row.
+    expect(list.every((m, i) => i === 0 || !(m.role === "user" && list[i - 1]?.role === "user"))).toBe(true);
     expect(validateSequence(list).filter((f) => f.severity === "error")).toEqual([]);
   });
 

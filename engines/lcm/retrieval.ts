@@ -69,20 +69,27 @@ export function selectWithRetrieval(input: RetrievalRequest): Message[] | null {
     lines.push(`- ${hit.role}${node ? ` (node ${node})` : ""}: ${excerpt}`);
     used += excerpt.length;
   }
-  const retrieval: Message = {
-    role: "user",
-    content: `${RETRIEVAL_MARKER}\nThe current request asks about earlier turns that were compacted. Matching original messages:\n${lines.join("\n")}`,
-  };
-  return insertBeforeQuestion(request, input.incoming, retrieval);
+  const block = `${RETRIEVAL_MARKER}\nThe request above asks about earlier turns that were compacted. Matching original messages:\n${lines.join("\n")}`;
+  return withExcerpts(request, input.incoming, block);
 }
 
-/** The request with the retrieval message right before the incoming user message (else the last user message). */
-function insertBeforeQuestion(request: readonly Message[], incoming: Message | null, retrieval: Message): Message[] {
+/**
+ * The request with the excerpts appended to a copy of the question (the incoming user message,
+ * else the last user message), so no second user message stands next to it and the prefix before
+ * the question stays byte-identical.
+ */
+function withExcerpts(request: readonly Message[], incoming: Message | null, block: string): Message[] | null {
   const incomingText = incoming ? messageText(incoming) : null;
   let at = incomingText !== null ? request.findLastIndex((m) => m.role === "user" && messageText(m) === incomingText) : -1;
   if (at < 0) at = request.findLastIndex((m) => m.role === "user" && !isCarrier(m));
-  if (at < 0) at = request.length;
-  return [...request.slice(0, at), retrieval, ...request.slice(at)];
+  if (at < 0) return null;
+  const question = request[at] as Message;
+  const content = question.content;
+  const extended: Message = {
+    ...question,
+    content: Array.isArray(content) ? [...content, { type: "text", text: block }] : `${typeof content === "string" ? content : ""}\n\n${block}`,
+  };
+  return [...request.slice(0, at), extended, ...request.slice(at + 1)];
 }
 
 function lastUserText(request: readonly Message[]): string {
