@@ -91,13 +91,14 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
         io.stderr(`wrote ${Object.keys(entries).length} expectation(s) to ${target}\n`);
       }
 
-      const certification = certify(engine, results, args.seed, expectations);
+      const selection = engineSelection(loaded.name, args);
+      const certification = certify(engine, results, args.seed, expectations, selection);
       const runInfo = collectRunInfo({ seed: args.seed, command: commandLine(loaded.name, args), engines: [certification.engine] });
       const result: ResultJson = { schemaVersion: RESULT_SCHEMA_VERSION, runInfo, certifications: [certification], benchmarks: [] };
 
       const failures = results.filter((r) => r.outcome !== "pass" && isUnexpected(r.outcome, expectations.get(r.id)?.expected ?? null));
       const reproDir = args.out !== undefined ? join(resolve(io.cwd, args.out), "repro") : join(io.cwd, "ctxbench-repro");
-      const repros = writeRepros(reproDir, failures, loaded.name, args.seed);
+      const repros = writeRepros(reproDir, failures, selection, args.seed);
       if (args.out !== undefined) await writeAllReports(result, resolve(io.cwd, args.out), { title: `ctxbench certify: ${loaded.name}` });
       const summaryFile = io.env["GITHUB_STEP_SUMMARY"];
       if (summaryFile) appendFileSync(summaryFile, reporters.markdown.render(result, { title: `ctxbench certify: ${loaded.name}` }));
@@ -110,6 +111,16 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
       }
     },
   };
+}
+
+/** The engine selection as repro commands repeat it: the name plus where it was found. */
+function engineSelection(engine: string, args: CertifyArgs): string {
+  const quote = (text: string) => (/^[\w./@:-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`);
+  const parts = [quote(engine)];
+  for (const dir of args.plugins ?? []) parts.push(`--plugins ${quote(dir)}`);
+  if (args["plugin-module"] !== undefined) parts.push(`--plugin-module ${quote(args["plugin-module"])}`);
+  if (args.config !== undefined) parts.push(`--config ${quote(args.config)}`);
+  return parts.join(" ");
 }
 
 /** The command line recorded in runInfo: deterministic, and enough to rerun this certification. */

@@ -3,7 +3,10 @@ import { abridge } from "./excerpt.ts";
 import { expectedOutcome, isUnexpected, type Expectations } from "./expectations.ts";
 import type { CheckResult } from "./types.ts";
 
-/** Command lines that replay one check, for repro files and reports. */
+/**
+ * Command lines that replay one check, for repro files and reports. `engine` is the engine
+ * selection as typed on the command line: a name, or a name with `--plugins DIR` and the like.
+ */
 export function replayCommands(engine: string, result: CheckResult, seed: number): { certify: string; runs: string[] } {
   const certify = `ctxbench certify --engine ${engine} --checks ${result.id} --seed ${seed}`;
   const runs = result.sources
@@ -44,9 +47,10 @@ function reproOf(result: CheckResult, engine: string, seed: number): Repro {
   return { scenario: result.sources[0] ?? "", seed, command: commands.certify };
 }
 
-export function certify(engine: { name: string; version: string | null }, results: readonly CheckResult[], seed: number, expectations: Expectations): Certification {
+/** `selection` is how repro commands select the engine (default its name); see replayCommands. */
+export function certify(engine: { name: string; version: string | null }, results: readonly CheckResult[], seed: number, expectations: Expectations, selection = engine.name): Certification {
   return certificationOf(
     { name: engine.name, version: engine.version ?? "unversioned" },
-    results.map((result) => reportCheck(result, engine.name, seed, expectations)),
+    results.map((result) => reportCheck(result, selection, seed, expectations)),
   );
 }

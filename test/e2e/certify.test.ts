@@ -77,7 +77,7 @@ describe("ctxbench certify (as a process)", () => {
     expect(result.stdout).not.toMatch(/\u001b\[/);
     for (const file of ["result.json", "junit.xml", "report.md", "report.tap", "report.html", "report.txt"]) expect(existsSync(join(out, file)), file).toBe(true);
     const repro = readFileSync(join(out, "repro", "ABC-6_should-compress-boolean.md"), "utf8");
-    expect(repro).toContain("ctxbench certify --engine broken --checks ABC-6/should-compress-boolean --seed 1");
+    expect(repro).toContain(`ctxbench certify --engine broken --plugins ${plugins} --checks ABC-6/should-compress-boolean --seed 1`);
     expect(repro).toContain("prompt_tokens is required");
     const parsed = parseResult(readFileSync(join(out, "result.json"), "utf8"));
     expect(parsed.certifications[0]!.verdict).toBe("not-certified");
