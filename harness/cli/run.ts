@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { playScenario } from "../host/play.ts";
-import { serializeTrace } from "../trace/jsonl.ts";
+import { streamTrace, writeTraceFile } from "../trace/jsonl.ts";
 import type { Trace } from "../trace/events.ts";
 import { buildScenario, DEFAULT_SEED, readScenarioFile, ScenarioFormatError, UnknownScenarioError, type Scenario } from "../../scenarios/index.ts";
 import { loadSelectedEngine, withEngineSelection, type EngineSelectionArgs } from "./engine-options.ts";
@@ -54,15 +54,14 @@ export function runCommand(io: CliIo): CommandModule<object, RunArgs> {
       } finally {
         if (args.home === undefined) rmSync(home, { recursive: true, force: true });
       }
-      const text = serializeTrace(trace);
       const target = args.trace ?? `${safeFileStem(scenario.name)}.trace.jsonl`;
       let tracePath: string | null = null;
       if (target === "-") {
-        io.stdout(text);
+        streamTrace(trace, io.stdout);
       } else {
         tracePath = resolve(io.cwd, target);
         mkdirSync(dirname(tracePath), { recursive: true });
-        writeFileSync(tracePath, text);
+        writeTraceFile(tracePath, trace);
       }
       const summary = summarize(trace, { scenario: scenario.name, seed: scenario.seed, engine: loaded.name, trace: tracePath });
       if (args.json) io.stdout(`${JSON.stringify(summary, null, 2)}\n`);

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import { canonicalJson } from "./canonical-json.ts";
 import type { Trace, TraceEvent } from "./events.ts";
 
@@ -32,8 +32,29 @@ export function parseTrace(text: string): Trace {
   return events;
 }
 
+/** Chunk size of streamed output: a long scenario's trace outgrows the longest string V8 allows. */
+const CHUNK_CHARS = 1 << 22;
+
+/** The JSONL form in chunks of whole lines, for traces too large for one string. */
+export function streamTrace(trace: Trace, sink: (chunk: string) => void): void {
+  let buffer = "";
+  for (const event of trace) {
+    buffer += `${canonicalJson(event)}\n`;
+    if (buffer.length >= CHUNK_CHARS) {
+      sink(buffer);
+      buffer = "";
+    }
+  }
+  if (buffer.length > 0) sink(buffer);
+}
+
 export function writeTraceFile(path: string, trace: Trace): void {
-  writeFileSync(path, serializeTrace(trace));
+  const fd = openSync(path, "w");
+  try {
+    streamTrace(trace, (chunk) => void writeSync(fd, chunk));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function readTraceFile(path: string): Trace {

@@ -102,3 +102,26 @@ describe("memoized digests", () => {
     expect(recorder.events[0]?.type === "engine-call" && recorder.events[0].args[0]).toEqual(digestValue([stable]));
   });
 });
+
+describe("streamed JSONL", () => {
+  it("gives the same bytes as the one-string form, in chunks of whole lines", async () => {
+    const { streamTrace, writeTraceFile, readTraceFile } = await import("./jsonl.ts");
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const recorder = new TraceRecorder();
+    for (let index = 0; index < 300; index++) recorder.record({ type: "warning", session: "s", message: "x".repeat(20_000), rule: null });
+    const chunks: string[] = [];
+    streamTrace(recorder.events, (chunk) => chunks.push(chunk));
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const chunk of chunks) expect(chunk.endsWith("\n")).toBe(true);
+    expect(chunks.join("")).toBe(serializeTrace(recorder.events));
+    const dir = mkdtempSync(join(tmpdir(), "ctxbench-trace-"));
+    try {
+      writeTraceFile(join(dir, "t.jsonl"), recorder.events);
+      expect(readTraceFile(join(dir, "t.jsonl"))).toHaveLength(300);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
