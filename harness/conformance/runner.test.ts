@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import type { ContextEngine } from "../contract/context-engine.ts";
+import { CHECKS, selectChecks } from "./checks/index.ts";
+import { FixtureBaseEngine } from "./fixtures/index.ts";
+import { runChecks, type EngineUnderTest } from "./runner.ts";
+import type { Check } from "./types.ts";
+
+const engineOf = (create: () => ContextEngine): EngineUnderTest => ({ name: "fixture-base", version: "0", selectedName: "fixture-base", createFresh: async () => create() });
+
+class HangsInTools extends FixtureBaseEngine {
+  override get_tool_schemas(): never {
+    return new Promise<never>(() => undefined) as never;
+  }
+}
+
+class ThrowsEverywhere extends FixtureBaseEngine {
+  override update_from_response(): void {
+    throw new Error("boom");
+  }
+}
+
+describe("the runner", () => {
+  it("turns a hook that never settles into a timeout of the checks reading that run, and goes on", async () => {
+    const results = await runChecks(engineOf(() => new HangsInTools()), selectChecks(["TOOL", "ABC-2"]), { seed: 1, timeoutMs: 300 });
+    expect(results.map((r) => [r.id, r.outcome])).toEqual([
+      ["ABC-2/usage-echo", "pass"],
+      ["TOOL-1/tool-schemas", "timeout"],
+      ["TOOL-2/json-results", "timeout"],
+    ]);
+    expect(results[1]!.message).toContain("probe:tools did not finish within 300 ms");
+  });
+
+  it("reports an engine that cannot be made as an error of every check, and one that throws as failures", async () => {
+    const broken = await runChecks({ ...engineOf(() => new FixtureBaseEngine()), createFresh: async () => Promise.reject(new Error("no database")) }, selectChecks(["ABC-2", "REG-5"]), { seed: 1 });
+    expect(broken.map((r) => r.outcome)).toEqual(["error", "error"]);
+    expect(broken[0]!.message).toContain("no database");
+    const throwing = await runChecks(engineOf(() => new ThrowsEverywhere()), selectChecks(["ABC-2", "ABC-3", "TOOL-1"]), { seed: 1 });
+    expect(throwing.map((r) => r.outcome)).toEqual(["fail", "fail", "pass"]);
+  });
+
+  it("plays a run once for every check that reads it", async () => {
+    let made = 0;
+    const engine = { ...engineOf(() => new FixtureBaseEngine()), createFresh: async () => (made++, new FixtureBaseEngine()) };
+    await runChecks(engine, selectChecks(["CMP-2"]), { seed: 1 });
+    const once = made;
+    made = 0;
+    await runChecks(engine, selectChecks(["CMP-2/split-batch"]), { seed: 1 });
+    expect(once).toBe(made);
+  });
+
+  it("turns a check whose evaluation throws into an error of that check only", async () => {
+    const exploding: Check = { ...CHECKS.find((c) => c.id === "ABC-2/usage-echo")!, id: "ABC-2/exploding", evaluate: () => { throw new Error("bug in check"); } };
+    const results = await runChecks(engineOf(() => new FixtureBaseEngine()), [exploding, ...selectChecks(["ABC-3"])], { seed: 1 });
+    expect(results.map((r) => r.outcome)).toEqual(["error", "pass"]);
+    expect(results[0]!.message).toContain("bug in check");
+  });
+});
