@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { seededRandom } from "../../harness/bench/stats.ts";
 import type { Message, ToolCall } from "../../harness/contract/types.ts";
 
 /**
@@ -28,18 +29,6 @@ export interface SampleOptions {
   /** Give every message a `message_uid` and every call a `_tool_call_uids` entry (default true). */
   withUids?: boolean;
   systemPrompt?: string;
-}
-
-/** mulberry32: tiny, fast and good enough to vary shapes deterministically. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const FILES = ["src/server.ts", "src/db/pool.ts", "src/auth/login.ts", "docs/setup.md", "package.json", "src/api/routes.ts", "test/api.test.ts"];
