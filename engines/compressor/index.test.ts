@@ -338,6 +338,23 @@ describe("anti-thrashing", () => {
   });
 });
 
+describe("a plugged-in summarizer that fails", () => {
+  for (const [label, summarizer] of [
+    ["throws", { summarize: () => { throw new Error("401 from the summary model"); } }],
+    ["rejects", { summarize: async () => { throw new Error("summary model timed out"); } }],
+    ["returns nothing", { summarize: () => "   " }],
+  ] as Array<[string, Summarizer]>) {
+    it(`falls back to the extractive summary when it ${label}`, async () => {
+      const e = engine(16_000, { summarizer });
+      const input = sampleTranscript({ messages: 300, seed: 53 });
+      const output = (await e.compress(input)) as Message[];
+      expectSoundPass(input, output, e.threshold_tokens);
+      expect(messageText(carriers(output)[0] as Message)).toContain("## Actions taken");
+      expect(e.compression_count).toBe(1);
+    });
+  }
+});
+
 describe("cancellation and concurrency", () => {
   it("throws without counting when the signal is already aborted", () => {
     const e = engine();

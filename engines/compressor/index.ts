@@ -13,12 +13,15 @@ import type {
 import { promptTokensArg, readUsage, thresholdFor } from "../shared/budget.ts";
 import { ExtractiveSummarizer } from "../shared/extractive-summarizer.ts";
 import { messageText } from "../shared/message-text.ts";
-import type { Summarizer } from "../shared/summarizer.ts";
+import type { Summarizer, SummaryRequest } from "../shared/summarizer.ts";
 import { alignCutToUnit, pairToolCalls, repairToolPairs } from "../shared/tool-pairs.ts";
 import { carrierMessage, mergeCarrierInto, mintCarrierUid, placeCarrier } from "./carrier.ts";
 import { planCompaction, type Plan } from "./plan.ts";
 import { clearLargeResults, dedupeToolResults, shrinkArguments } from "./prune.ts";
 import { ThrashGuard } from "./thrash-guard.ts";
+
+/** The bundled summarizer: the default, and the fallback when a plugged-in one fails. It keeps no state. */
+const FALLBACK_SUMMARIZER = new ExtractiveSummarizer();
 
 export interface CompressorSettings extends ContextEngineInit {
   /** Writes the summary of the compacted middle; the bundled one is deterministic and extractive. */
@@ -54,7 +57,7 @@ export class CompressorEngine extends ContextEngine {
   constructor(settings: CompressorSettings = {}) {
     super(settings);
     this.#settings = { ...settings };
-    this.#summarizer = settings.summarizer ?? new ExtractiveSummarizer();
+    this.#summarizer = settings.summarizer ?? FALLBACK_SUMMARIZER;
     this.protect_first_n = settings.protect_first_n ?? 3;
     this.protect_last_n = settings.protect_last_n ?? 20;
     this.#tailRatio = Math.min(0.6, Math.max(0.05, settings.summary_target_ratio ?? 0.2));
@@ -103,19 +106,39 @@ export class CompressorEngine extends ContextEngine {
     if (plan.headEnd === plan.tailStart && plan.previousSummary === null) {
       return this.#finish(messages, plan.inputFloor, repairToolPairs(plan.work));
     }
-    const summary = this.#summarizer.summarize({
+    const request: SummaryRequest = {
       messages: plan.list.slice(plan.headEnd, plan.tailStart),
       previousSummary: plan.previousSummary,
       previousSummaryAt: Math.max(0, plan.previousAt - plan.headEnd),
       focusTopic: focus_topic ?? null,
       budgetTokens: plan.summaryBudget,
       ...(signal ? { signal } : {}),
-    });
-    const complete = (text: string) => {
-      signal?.throwIfAborted();
-      return this.#finish(messages, plan.inputFloor, assemble(plan, text));
     };
-    return isThenable(summary) ? Promise.resolve(summary).then(complete) : complete(summary);
+    const complete = (text: unknown) => {
+      signal?.throwIfAborted();
+      return this.#finish(messages, plan.inputFloor, assemble(plan, this.#usable(text, request)));
+    };
+    const fallback = (error: unknown) => {
+      signal?.throwIfAborted();
+      if (this.#summarizer === FALLBACK_SUMMARIZER) throw error;
+      return complete(FALLBACK_SUMMARIZER.summarize(request));
+    };
+    let summary: MaybePromise<string>;
+    try {
+      summary = this.#summarizer.summarize(request);
+    } catch (error) {
+      return fallback(error);
+    }
+    return isThenable(summary) ? Promise.resolve(summary).then(complete, fallback) : complete(summary);
+  }
+
+  /**
+   * A summary to use: a plugged-in summarizer that fails or returns nothing gets the bundled
+   * extractive one as a bounded, deterministic fallback, never an empty summary.
+   */
+  #usable(text: unknown, request: SummaryRequest): string {
+    if (typeof text === "string" && text.trim() !== "") return text;
+    return this.#summarizer === FALLBACK_SUMMARIZER ? "" : FALLBACK_SUMMARIZER.summarize(request);
   }
 
   /**
