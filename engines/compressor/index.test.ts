@@ -159,6 +159,18 @@ describe("compress on every tool-call id shape (CMP-1..5, CMP-8, TCU-3)", () => 
     }
   });
 
+  it("clears a tool output larger than the threshold even in the tail, keeping the pair", () => {
+    const input = sampleTranscript({ messages: 200, seed: 13 });
+    input.push({ role: "user", content: "Dump the whole log." });
+    input.push({ role: "assistant", content: null, tool_calls: [{ id: "call_0", type: "function", function: { name: "terminal", arguments: '{"command":"cat app.log"}' } }] });
+    input.push({ role: "tool", tool_call_id: "call_0", content: "log line\n".repeat(10_000) });
+    const e = engine(16_000);
+    const output = e.compress(input) as Message[];
+    expectSoundPass(input, output, e.threshold_tokens);
+    const result = output.find((m) => m.role === "tool" && m.tool_call_id === "call_0" && messageText(m).includes("cat app.log"));
+    expect(messageText(result as Message)).toMatch(/^\[terminal command=cat app.log\] 10001 lines/);
+  });
+
   it("works when the current user message has no uid yet, and with uid-less legacy rows (CMP-9, UID-2)", () => {
     const input = sampleTranscript({ messages: 300, seed: 5 });
     input.push({ role: "user", content: "Current ask without a uid yet." });
