@@ -28,7 +28,7 @@ export function runCommand(io: CliIo): CommandModule<object, RunArgs> {
       withEngineSelection(yargs)
         .option("scenario", { type: "string", demandOption: true, describe: "A catalogue name (ctxbench scenarios list) or a scenario JSON file" })
         .option("seed", { type: "number", describe: `Seed: builds a catalogue scenario (default ${DEFAULT_SEED}) or replaces a file's seed` })
-        .option("trace", { type: "string", describe: 'Where to write the trace, one event per line (default <scenario>.trace.jsonl; "-" for stdout)' })
+        .option("trace", { type: "string", describe: 'Where to write the trace, one event per line (default <scenario>.trace.jsonl; --trace=- for stdout)' })
         .option("home", { type: "string", describe: "Sandbox directory for the engine and the session store (default: a temporary directory, removed afterwards)" })
         .option("compaction-timeout", { type: "number", describe: "Host timeout of one compaction pass in ms (default: the scenario's, else 120000)" })
         .option("json", { type: "boolean", default: false, describe: "Print the run summary as JSON" })
