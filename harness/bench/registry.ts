@@ -1,6 +1,9 @@
 import type { ContextEngine } from "../contract/context-engine.ts";
 import type { BenchSuiteName, BenchSuiteResult } from "../../reports/result.ts";
+import { runCacheBench } from "./suites/cache.ts";
+import { CACHE_RETRIES_SCENARIO } from "./suites/cache-scenarios.ts";
 import { runOverheadBench } from "./suites/overhead.ts";
+import { runQualityBench } from "./suites/quality.ts";
 import { runStoreSuite } from "./suites/store-suite.ts";
 import { runThroughputSuite } from "./suites/throughput.ts";
 
@@ -28,8 +31,11 @@ export const suiteRunners: Partial<Record<BenchSuiteName, SuiteRunner>> = {
     runOverheadBench({
       engines: context.engines,
       seed: context.seed,
-      ...(context.quick ? { measure: { rounds: 3, roundTimeMs: 25 } } : {}),
+      ...(context.quick ? { messages: 200, measure: { rounds: 2, roundTimeMs: 20 } } : {}),
     }),
+  cache: (context) =>
+    runCacheBench({ engines: context.engines, seed: context.seed, ...(context.quick ? { scenarios: [CACHE_RETRIES_SCENARIO] } : {}) }),
+  quality: (context) => runQualityBench({ engines: context.engines, seed: context.seed }),
   throughput: (context) =>
     runThroughputSuite({ engines: context.engines, seed: context.seed, ...(context.quick ? { sizes: [1_000, 4_000, 10_000] } : {}) }),
   store: (context) =>

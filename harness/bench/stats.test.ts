@@ -41,3 +41,20 @@ describe("benchmark statistics", () => {
     expect(fittedExponent(xs, xs.map((x) => x * x))).toBeCloseTo(2);
   });
 });
+
+describe("bootstrap medians", () => {
+  it("equal a sort-based bootstrap drawing the same random stream, on odd and even counts with duplicates", () => {
+    const random = seededRandom(3);
+    for (const n of [1, 2, 3, 10, 101]) {
+      const a = Array.from({ length: n }, () => Math.floor(random() * 20));
+      const b = Array.from({ length: n + 1 }, () => 1 + Math.floor(random() * 20));
+      const reference = seededRandom(5);
+      const draw = (values: number[]) => median(values.map(() => values[Math.floor(reference() * values.length)]!));
+      const ratios = Array.from({ length: 50 }, () => draw(a) / draw(b));
+      const fast = ratioOfMedians(a, b, 50, 5);
+      if (n < 2) continue;
+      expect(fast.ciLow).toBeCloseTo(quantile(ratios, 0.025), 10);
+      expect(fast.ciHigh).toBeCloseTo(quantile(ratios, 0.975), 10);
+    }
+  });
+});

@@ -82,14 +82,51 @@ export function ratioOfMedians(a: readonly number[], b: readonly number[], resam
   const ratio = median(a) / median(b);
   if (a.length < 2 || b.length < 2) return { ratio, ciLow: ratio, ciHigh: ratio };
   const random = seededRandom(seed);
-  const pick = (values: readonly number[]) => {
-    const out = new Array<number>(values.length);
-    for (let i = 0; i < values.length; i++) out[i] = values[Math.floor(random() * values.length)]!;
-    return out;
+  const scratchA = new Float64Array(a.length);
+  const scratchB = new Float64Array(b.length);
+  const resampledMedian = (values: readonly number[], scratch: Float64Array) => {
+    for (let i = 0; i < values.length; i++) scratch[i] = values[Math.floor(random() * values.length)]!;
+    return selectMedian(scratch);
   };
   const ratios: number[] = [];
-  for (let i = 0; i < resamples; i++) ratios.push(median(pick(a)) / median(pick(b)));
+  for (let i = 0; i < resamples; i++) ratios.push(resampledMedian(a, scratchA) / resampledMedian(b, scratchB));
   return { ratio, ciLow: quantile(ratios, 0.025), ciHigh: quantile(ratios, 0.975) };
+}
+
+/** Median by quickselect, in place (linear time: the bootstrap takes thousands of them). */
+function selectMedian(values: Float64Array): number {
+  const n = values.length;
+  const upper = selectKth(values, Math.floor(n / 2));
+  if (n % 2 === 1) return upper;
+  let lower = -Infinity;
+  for (let i = 0; i < Math.floor(n / 2); i++) if (values[i]! > lower) lower = values[i]!;
+  return (lower + upper) / 2;
+}
+
+/** Hoare's selection: after it, values[k] is the k-th smallest and everything before it is no larger. */
+function selectKth(values: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i] = values[j]!;
+        values[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return values[k]!;
 }
 
 /** Least-squares slope of log(y) on log(x): the scaling exponent (1 = linear). */
