@@ -6,6 +6,7 @@ import type { Scenario } from "../../scenarios/format.ts";
 import { TraceRecorder } from "../trace/recorder.ts";
 import type { Trace } from "../trace/events.ts";
 import { PROBES } from "./probes/index.ts";
+import { watchDiscardedPasses } from "./sandbox-watch.ts";
 import type { Check, CheckResult, CheckRun, Outcome } from "./types.ts";
 
 /** The engine a certification runs: how to make fresh instances, and what it is called. */
@@ -18,7 +19,8 @@ export interface EngineUnderTest {
 }
 
 export type ScenarioBuilder = (name: string, seed: number) => Scenario;
-export type ScenarioPlayer = (scenario: Scenario, engine: ContextEngine, options: { home: string; recorder: TraceRecorder }) => Promise<{ trace: Trace }>;
+/** Plays a scenario on the reference host; the host's session store goes to `storePath`, outside the engine's sandbox. */
+export type ScenarioPlayer = (scenario: Scenario, engine: ContextEngine, options: { home: string; storePath: string; recorder: TraceRecorder }) => Promise<{ trace: Trace }>;
 
 export interface RunnerOptions {
   seed: number;
@@ -121,7 +123,9 @@ async function runSource(source: string, engine: EngineUnderTest, options: Runne
   if (kind === "scenario") {
     if (!options.scenarios) throw new Error("scenarios are not enabled for this run");
     const scenario = options.scenarios.build(name, options.seed);
-    const { trace } = await options.scenarios.play(scenario, instance, { home, recorder });
+    const sandbox = watchDiscardedPasses(instance, home);
+    const { trace } = await options.scenarios.play(scenario, instance, { home, storePath: `${home}.sessions.db`, recorder });
+    await sandbox.annotate(trace);
     return { source, seed: options.seed, scenario, trace };
   }
   const probe = PROBES.get(name);

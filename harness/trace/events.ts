@@ -138,6 +138,13 @@ export interface CompactionEvent extends EventBase {
   mode: "in-place" | "rotation";
   error: string | null;
   durationMs: number;
+  /**
+   * Files of the engine's sandbox (relative path → content digest) when the host called compress
+   * and once the engine's work had settled, for a pass the host discarded (outcome "timeout").
+   * Filled in by the certifier, which watches the sandbox (THR-4); absent otherwise.
+   */
+  sandboxBefore?: Record<string, string>;
+  sandboxAfter?: Record<string, string>;
 }
 
 export interface ToolCallEvent extends EventBase {

@@ -105,16 +105,24 @@ export const runtimeChecks: Check[] = [
     rule: "THR-4",
     level: "MUST",
     title: "after a host timeout the engine has written nothing durable outside the commit",
-    scenarios: [],
+    scenarios: ["compression-timeout"],
     probes: ["discarded-pass"],
     evaluate(runs) {
-      const [pass_] = calls(runs, "compress", (d) => d["case"] === "discarded");
-      if (!pass_ || !("after" in pass_.detail)) return indeterminate("the discarded pass did not settle");
-      const before = pass_.detail["before"] as Record<string, string>;
-      const after = pass_.detail["after"] as Record<string, string>;
-      const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((path) => before[path] !== after[path]).sort();
-      if (changed.length > 0) return fail(`the discarded pass changed ${changed.length} sandbox file(s): ${changed.slice(0, 5).join(", ")}`, [evidenceOf(pass_.source, pass_.event, "sandbox snapshot before and after")]);
-      return pass(`sandbox unchanged (${Object.keys(after).length} files) after a discarded pass`);
+      const snapshots: Array<{ source: string; event: TraceEvent; before: Record<string, string>; after: Record<string, string> }> = [];
+      for (const run of runs) {
+        for (const event of run.trace) {
+          if (event.type === "compaction" && event.sandboxBefore && event.sandboxAfter) snapshots.push({ source: run.source, event, before: event.sandboxBefore, after: event.sandboxAfter });
+          if (event.type === "engine-call" && event.hook === "compress" && event.detail?.["case"] === "discarded" && "after" in event.detail) {
+            snapshots.push({ source: run.source, event, before: event.detail["before"] as Record<string, string>, after: event.detail["after"] as Record<string, string> });
+          }
+        }
+      }
+      if (snapshots.length === 0) return indeterminate("no discarded pass settled");
+      for (const { source, event, before, after } of snapshots) {
+        const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((path) => before[path] !== after[path]).sort();
+        if (changed.length > 0) return fail(`a discarded pass changed ${changed.length} sandbox file(s): ${changed.slice(0, 5).join(", ")}`, [evidenceOf(source, event, "sandbox snapshot before and after")]);
+      }
+      return pass(`sandbox unchanged after ${snapshots.length} discarded pass(es)`);
     },
   },
 ];

@@ -1,0 +1,42 @@
+import { playScenario } from "../host/play.ts";
+import type { LoadedEngine } from "../plugins/types.ts";
+import { buildScenario } from "../../scenarios/catalogue/index.ts";
+import type { Certification } from "../../reports/result.ts";
+import { certify } from "./certification.ts";
+import { CHECKS } from "./checks/index.ts";
+import { defaultExpectationsPath, readExpectations, type Expectations } from "./expectations.ts";
+import { DEFAULT_RUN_TIMEOUT_MS, runChecks } from "./runner.ts";
+import type { Check, CheckResult } from "./types.ts";
+
+export interface CertificationRun {
+  certification: Certification;
+  results: CheckResult[];
+  /** Warnings from reading the expectations file. */
+  warnings: string[];
+}
+
+/**
+ * Certify one loaded engine on the default catalogue: every check (or the ones given), the
+ * engine's own expectations file when it has one, scenarios played on the reference host.
+ */
+export async function runCertification(
+  loaded: LoadedEngine,
+  options: { seed: number; checks?: readonly Check[]; timeoutMs?: number; expectations?: Expectations; onResult?: (result: CheckResult) => void },
+): Promise<CertificationRun> {
+  let expectations = options.expectations;
+  const warnings: string[] = [];
+  if (expectations === undefined) {
+    const path = defaultExpectationsPath(loaded.directory);
+    const read = path === null ? null : readExpectations(path, CHECKS.map((check) => check.id));
+    expectations = read?.expectations ?? new Map();
+    warnings.push(...(read?.warnings ?? []));
+  }
+  const engine = { name: loaded.name, version: loaded.version, selectedName: loaded.selected, createFresh: loaded.createFresh };
+  const results = await runChecks(engine, options.checks ?? CHECKS, {
+    seed: options.seed,
+    timeoutMs: options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
+    scenarios: { build: buildScenario, play: (scenario, instance, play) => playScenario(scenario, instance, { ...play, engineVersion: loaded.version }) },
+    ...(options.onResult ? { onResult: options.onResult } : {}),
+  });
+  return { certification: certify(engine, results, options.seed, expectations), results, warnings };
+}
