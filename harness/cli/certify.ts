@@ -44,7 +44,7 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
         .option("update-expectations", { type: "boolean", default: false, describe: "Rewrite the expectations file from this run's outcomes" })
         .option("seed", { type: "number", default: 1, describe: "Seed of every scenario and probe" })
         .option("format", { choices: CERTIFY_FORMATS, default: "terminal" as CertifyFormat, describe: "What to print on stdout" })
-        .option("out", { type: "string", describe: "Write every format (result.json, junit.xml, report.md, …) and the repro files into this directory" })
+        .option("out", { type: "string", describe: "Write every format (result.json, junit.xml, report.md, …) and the repro files into this directory (without it, repro files of failures go to ./ctxbench-repro)" })
         .option("shard", { type: "string", describe: "Run shard i of n (i/n); join the shards' result.json files with ctxbench merge" })
         .option("timeout", { type: "number", default: DEFAULT_RUN_TIMEOUT_MS, describe: "Limit of one scenario or probe run in ms; its checks time out with it" })
         .example("ctxbench certify --engine lcm", "certify a bundled engine")
