@@ -29,7 +29,8 @@ export async function applyHostEvent(runtime: HostRuntime, session: SessionRunti
     case "restart":
       await endSession(runtime, session);
       store.reopen();
-      session.history = store.restore(session.storeId);
+      // A restart restores as a resumed session does: alternation repaired, merges witnessed (UID-5).
+      session.history = store.restore(session.storeId, { repairAlternation: true });
       await startSession(runtime, session);
       break;
     case "branch":

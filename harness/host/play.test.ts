@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "../contract/types.ts";
 import { serializeTraceWithoutDurations } from "../trace/jsonl.ts";
 import { playScenario } from "./play.ts";
-import { eventsOf, fixtureScenario, sandbox, scenario, TailEngine } from "./test-support.ts";
+import { eventsOf, fixtureScenario, sandbox, scenario, TailEngine, turn } from "./test-support.ts";
 
 let cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -207,5 +207,35 @@ describe("a hostile engine never stops the run", () => {
     expect(new Set(errors)).toEqual(new Set(["update_from_response", "should_compress", "on_session_start", "on_session_end"]));
     expect(eventsOf(trace, "engine-call")[0]!.stateAfter.context_length).toBeNaN();
     expect(eventsOf(trace, "warning").some((warning) => warning.message.includes("on_session_end hook failed"))).toBe(true);
+  });
+});
+
+describe("UID-5: a restart restores with alternation repaired", () => {
+  it("merges the user messages an interrupted turn left adjacent, keeping the first uid and witnessing the second", async () => {
+    const play = scenario([{ user: "first ask", steps: [{ content: null, fault: { kind: "interrupted" } }] }, turn("second ask", "answer"), turn("third ask", "ok")], {
+      schedule: [
+        { kind: "turn", session: "s1", turn: 0 },
+        { kind: "turn", session: "s1", turn: 1 },
+        { kind: "event", session: "s1", event: { type: "restart" } },
+        { kind: "turn", session: "s1", turn: 2 },
+      ],
+    });
+    const engine = new TailEngine();
+    const seen: Message[][] = [];
+    engine.should_compress_preflight = (messages: Message[]) => {
+      seen.push(messages);
+      return false;
+    };
+    const { trace } = await playScenario(play, engine, { home: home() });
+    const before = eventsOf(trace, "request")[1]!;
+    expect(before.messages.map((message) => message.content)).toEqual(["You are a test assistant.", "first ask\n\nsecond ask"]);
+    const restored = eventsOf(trace, "host-event")[0]!.history!;
+    const firstUid = seen[1]![1]!.message_uid;
+    expect(seen[1]![2]).toEqual({ role: "user", content: "second ask" });
+    const secondUid = (restored[1]!._absorbed_message_uids ?? [])[0];
+    expect(secondUid).toMatch(/^[0-9a-f]{32}$/);
+    expect(secondUid).not.toBe(firstUid);
+    expect(restored[1]).toMatchObject({ content: "first ask\n\nsecond ask", message_uid: firstUid, _absorbed_message_uids: [secondUid] });
+    expect(seen[2]![1]).toMatchObject({ message_uid: firstUid, _absorbed_message_uids: [secondUid] });
   });
 });

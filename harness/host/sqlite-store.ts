@@ -50,8 +50,8 @@ export class SqliteHostStore implements HostStore {
     this.#store.appendMessages(session, messages);
   }
 
-  restore(session: string): Message[] {
-    return this.#store.getMessages(session);
+  restore(session: string, options: { repairAlternation?: boolean } = {}): Message[] {
+    return this.#store.getMessages(session, options.repairAlternation === true ? { repairAlternation: true } : {});
   }
 
   compactInPlace(session: string, messages: Message[]): void {

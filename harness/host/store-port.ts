@@ -8,8 +8,11 @@ import type { Message } from "../contract/types.ts";
 export interface HostStore {
   /** Persist new rows at the end of the session; uids are minted onto the given objects. */
   append(session: string, messages: Message[]): void;
-  /** The restored active history (identity fields included). */
-  restore(session: string): Message[];
+  /**
+   * The restored active history (identity fields included). `repairAlternation` merges
+   * consecutive same-role messages as a real restore does, recording the merge witness (UID-5).
+   */
+  restore(session: string, options?: { repairAlternation?: boolean }): Message[];
   /** Replace the active rows with a compacted list, same session id; engine-set uids kept (UID-6). */
   compactInPlace(session: string, messages: Message[]): void;
   /** Publish a compacted list as a child session (rotation); engine-set uids kept (UID-6). */
