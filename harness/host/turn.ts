@@ -34,8 +34,6 @@ const EARLY_RETURNS: ReadonlySet<TurnExit> = new Set(["content_policy_blocked", 
 interface TurnState {
   readonly turn: number;
   readonly script: ScenarioTurn;
-  /** This turn's user message in the history (its last user message). */
-  readonly incomingIndex: number;
   apiCalls: number;
   usage: Usage | null;
 }
@@ -55,7 +53,7 @@ export async function playTurn(runtime: HostRuntime, session: SessionRuntime, tu
 
   const preflightExit = await preflight(runtime, session);
   turnStartFlush(runtime, session, user, session.history !== withUser);
-  const state: TurnState = { turn, script, incomingIndex: lastUserIndex(session.history), apiCalls: 0, usage: null };
+  const state: TurnState = { turn, script, apiCalls: 0, usage: null };
   const exit = preflightExit ?? (await toolLoop(runtime, session, state));
   await finalize(runtime, session, state, exit);
 }
@@ -120,7 +118,8 @@ async function toolLoop(runtime: HostRuntime, session: SessionRuntime, state: Tu
     let overflowPasses = 0;
     let reply: ProviderReply;
     for (;;) {
-      const assembled = await assemble(runtime, session, state);
+      const pending = assemble(runtime, session);
+      const assembled = isThenable(pending) ? await pending : pending;
       reply = runtime.provider.respond({ session: session.id, messages: assembled.messages, cacheBreakpoints: assembled.cacheBreakpoints, step, attempt });
       state.apiCalls++;
       recordExchange(runtime, session, state, assembled, reply, attempt, step.fault?.kind === "slow" ? "slow" : null);
@@ -171,9 +170,9 @@ async function toolLoop(runtime: HostRuntime, session: SessionRuntime, state: Tu
   return "completed";
 }
 
-function assemble(runtime: HostRuntime, session: SessionRuntime, state: TurnState): AssembledRequest | Promise<AssembledRequest> {
-  const incomingIndex = session.history[state.incomingIndex]?.role === "user" ? state.incomingIndex : lastUserIndex(session.history);
-  return assembleRequest(session.history, runtime.engine, { session: session.id, incomingIndex, recorder: runtime.recorder });
+/** The incoming message is this turn's user message: the last user message, also after a compaction rewrote the history. */
+function assemble(runtime: HostRuntime, session: SessionRuntime): AssembledRequest | Promise<AssembledRequest> {
+  return assembleRequest(session.history, runtime.engine, { session: session.id, incomingIndex: lastUserIndex(session.history), recorder: runtime.recorder });
 }
 
 function lastUserIndex(history: readonly Message[]): number {
