@@ -2,6 +2,7 @@ import { appendFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { playScenario } from "../host/play.ts";
+import { readManifest } from "../plugins/manifest.ts";
 import { certify } from "../conformance/certification.ts";
 import { CHECKS, selectChecks } from "../conformance/checks/index.ts";
 import { defaultExpectationsPath, ExpectationsError, readExpectations, updatedExpectations, writeExpectations, type Expectations } from "../conformance/expectations.ts";
@@ -76,7 +77,8 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
         }
       }
 
-      const engine: EngineUnderTest = { name: loaded.name, version: loaded.version, selectedName: loaded.selected, createFresh: loaded.createFresh };
+      const manifestName = loaded.directory === null ? null : await readManifest(loaded.directory).then((manifest) => manifest.name, () => null);
+      const engine: EngineUnderTest = { name: loaded.name, version: loaded.version, selectedName: loaded.selected, manifestName, createFresh: loaded.createFresh };
       const results = await runChecks(engine, checks, {
         seed: args.seed,
         timeoutMs: args.timeout,

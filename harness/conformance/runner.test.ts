@@ -48,6 +48,14 @@ describe("the runner", () => {
     expect(once).toBe(made);
   });
 
+  it("REG-5: fails an engine whose plugin.yaml names it differently", async () => {
+    const [named] = await runChecks({ ...engineOf(() => new FixtureBaseEngine()), manifestName: "fixture-other" }, selectChecks(["REG-5"]), { seed: 1 });
+    expect(named!.outcome).toBe("fail");
+    expect(named!.message).toContain('plugin.yaml\'s name "fixture-other"');
+    const [same] = await runChecks({ ...engineOf(() => new FixtureBaseEngine()), manifestName: "fixture-base" }, selectChecks(["REG-5"]), { seed: 1 });
+    expect(same!.outcome).toBe("pass");
+  });
+
   it("turns a check whose evaluation throws into an error of that check only", async () => {
     const exploding: Check = { ...CHECKS.find((c) => c.id === "ABC-2/usage-echo")!, id: "ABC-2/exploding", evaluate: () => { throw new Error("bug in check"); } };
     const results = await runChecks(engineOf(() => new FixtureBaseEngine()), [exploding, ...selectChecks(["ABC-3"])], { seed: 1 });

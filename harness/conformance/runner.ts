@@ -15,6 +15,8 @@ export interface EngineUnderTest {
   version: string | null;
   /** The name it was selected by (REG-5 compares). */
   selectedName: string;
+  /** The `name` its plugin.yaml declares, when it came from a plugin directory (REG-5 compares). */
+  manifestName?: string | null;
   createFresh(): Promise<ContextEngine>;
 }
 
@@ -130,7 +132,7 @@ async function runSource(source: string, engine: EngineUnderTest, options: Runne
   }
   const probe = PROBES.get(name);
   if (!probe) throw new Error(`unknown probe "${name}"`);
-  await probe.run(instance, { createEngine: () => engine.createFresh(), selectedName: engine.selectedName, home, recorder, seed: options.seed });
+  await probe.run(instance, { createEngine: () => engine.createFresh(), selectedName: engine.selectedName, manifestName: engine.manifestName ?? null, home, recorder, seed: options.seed });
   return { source, seed: options.seed, scenario: null, trace: recorder.events };
 }
 

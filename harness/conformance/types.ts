@@ -43,6 +43,8 @@ export interface ProbeContext {
   createEngine(): Promise<ContextEngine>;
   /** The name the engine was selected by (config value, plugin directory). */
   selectedName: string;
+  /** The name its plugin.yaml declares, or null when it has none. */
+  manifestName: string | null;
   /** The engine's private sandbox directory for this run. */
   home: string;
   recorder: TraceRecorder;

@@ -20,6 +20,8 @@ export const basicChecks: Check[] = [
       const evidence = [evidenceOf(status.source, status.event, `name ${JSON.stringify(name)}, selected as ${JSON.stringify(selectedName)}`)];
       if (typeof name !== "string" || name === "") return fail(`name is ${JSON.stringify(name)}, not a non-empty string`, evidence);
       if (name !== selectedName) return fail(`name "${name}" differs from the name it was selected by, "${String(selectedName)}"`, evidence);
+      const manifestName = status.detail["manifestName"];
+      if (typeof manifestName === "string" && manifestName !== name) return fail(`name "${name}" differs from plugin.yaml's name "${manifestName}"`, evidence);
       return pass(`name "${name}" matches its selection`, evidence);
     },
   },

@@ -21,6 +21,7 @@ export const identityProbe: Probe = {
       name: typeof name === "string" ? name : null,
       nameType: typeof name,
       selectedName: context.selectedName,
+      manifestName: context.manifestName,
       isContextEngine: isContextEngine(engine),
       members,
     });
