@@ -65,6 +65,10 @@ describe("ctxbench certify (as a process)", () => {
     for (const check of json.checks) for (const key of ["id", "rule", "level", "outcome", "expected", "message", "evidence", "durationMs"]) expect(check, key).toHaveProperty(key);
     const view = (text: string) => (JSON.parse(text) as typeof json).checks.map(({ durationMs: _d, ...rest }) => rest);
     expect(view(second.stdout)).toEqual(view(first.stdout));
+    writeFileSync(join(work, "certify.json"), first.stdout);
+    const merged = await ctxbench(["merge", join(work, "certify.json"), "--format", "json"]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(parseResult(merged.stdout).certifications[0]!.checks).toHaveLength(json.checks.length);
   });
 
   it("refuses a broken engine: exit 1, every format and a repro file in --out, the job summary appended", async () => {
