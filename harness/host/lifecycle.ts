@@ -5,7 +5,7 @@ import { cloneMessages } from "./clone.ts";
 import type { ScenarioSession } from "../../scenarios/format.ts";
 import type { HostRuntime, SessionRuntime } from "./runtime.ts";
 
-export const SANDBOX_PLACEHOLDER = "<home>";
+export const SANDBOX_MARKER = "<home>";
 
 /** Call a lifecycle hook; an exception is recorded as a warning and swallowed, as upstream. */
 export async function notifyHook(
@@ -43,8 +43,8 @@ export async function startSession(runtime: HostRuntime, session: SessionRuntime
     conversation_id: null,
     ...extra,
   };
-  // The sandbox path differs per run: digest a placeholder so a seed still gives the same trace.
-  await notifyHook(runtime, session, "on_session_start", [session.storeId, info], undefined, [session.storeId, { ...info, home: SANDBOX_PLACEHOLDER }]);
+  // The sandbox path differs per run: digest a fixed marker so a seed still gives the same trace.
+  await notifyHook(runtime, session, "on_session_start", [session.storeId, info], undefined, [session.storeId, { ...info, home: SANDBOX_MARKER }]);
 }
 
 /** `on_session_end(session_id, messages)` at a session boundary only (LIFE-1). */

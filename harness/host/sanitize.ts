@@ -25,7 +25,7 @@ export function dropUnknownRoles(messages: Message[]): Message[] {
 
 /**
  * A tool result must answer a call of an earlier assistant message in the same exchange; a call
- * must have a result before the next non-tool message. Orphans are dropped, gaps get a stub result.
+ * must have a result before the next non-tool message. Orphans are dropped, gaps get a synthetic result.
  */
 export function repairToolPairs(messages: Message[]): Message[] {
   if (isToolPairingClean(messages)) return messages;
