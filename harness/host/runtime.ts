@@ -56,13 +56,13 @@ export interface HostRuntime {
 
 /** The tools a host of this kind ships with; scripted calls to them are answered from the script. */
 export const DEFAULT_HOST_TOOLS: readonly string[] = [
+  "clarify",
   "delegate_task",
   "memory",
   "patch",
   "read_file",
   "search_files",
   "terminal",
-  "todo",
   "web_extract",
   "web_search",
   "write_file",
