@@ -158,6 +158,33 @@ describe("clone_for_agent (REG-6 default)", () => {
     expect(original).toMatchObject({ context_length: 1000, threshold_tokens: 500, last_prompt_tokens: 100 });
     expect(clone).toMatchObject({ context_length: 4000, threshold_tokens: 2000, last_prompt_tokens: 3000 });
   });
+  it("gives an engine with #private fields a working clone with its own private state", () => {
+    class PrivateEngine extends MinimalEngine {
+      #seen: string[] = [];
+      remember(text: string): number {
+        this.#seen.push(text);
+        return this.#seen.length;
+      }
+    }
+    const original = new PrivateEngine();
+    original.remember("a");
+    const clone = original.clone_for_agent() as PrivateEngine;
+    expect(clone.remember("b")).toBe(1);
+    expect(original.remember("c")).toBe(2);
+  });
+  it("falls back to a bare object of the class when the constructor needs arguments", () => {
+    class NeedsArgs extends MinimalEngine {
+      constructor(required: { path: string }) {
+        super();
+        if (!required) throw new Error("path required");
+      }
+    }
+    const original = new NeedsArgs({ path: "x" });
+    original.update_from_response(usage(7));
+    const clone = original.clone_for_agent();
+    expect(clone).toBeInstanceOf(NeedsArgs);
+    expect(clone.last_prompt_tokens).toBe(7);
+  });
   it("deep-copies plain object fields", () => {
     const original = new MinimalEngine() as MinimalEngine & { cache?: { hits: number } };
     original.cache = { hits: 1 };

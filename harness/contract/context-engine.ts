@@ -135,13 +135,27 @@ export abstract class ContextEngine {
    * The default copies the engine's own fields; engines holding connections override it.
    */
   clone_for_agent(): ContextEngine {
-    const clone = Object.create(Object.getPrototypeOf(this) as object) as Record<string, unknown>;
+    const clone = freshInstance(this) as unknown as Record<string, unknown>;
     for (const [key, value] of Object.entries(this)) clone[key] = copyField(value);
     return clone as unknown as ContextEngine;
   }
 }
 
 Object.defineProperty(ContextEngine.prototype, ENGINE_BRAND, { value: ContextEngine, enumerable: false });
+
+/**
+ * A new object of the engine's class. Constructing it (with no arguments, as discovery does) gives
+ * the clone its own #private fields; a constructor that needs arguments falls back to a bare
+ * object of the same prototype.
+ */
+function freshInstance(engine: ContextEngine): object {
+  const EngineClass = engine.constructor as new () => ContextEngine;
+  try {
+    return new EngineClass();
+  } catch {
+    return Object.create(Object.getPrototypeOf(engine) as object) as object;
+  }
+}
 
 function copyField(value: unknown): unknown {
   if (value === null || typeof value !== "object") return value;
