@@ -2,6 +2,7 @@ import type { CommandModule } from "yargs";
 import type { CliIo } from "./io.ts";
 import { certifyCommand } from "./certify.ts";
 import { benchCommand } from "./bench.ts";
+import { compareCommand } from "./compare.ts";
 import { enginesCommand } from "./engines.ts";
 import { mainJobCommand } from "./main-job.ts";
 import { mergeCommand } from "./merge.ts";
@@ -16,6 +17,7 @@ export type CommandFactory = (io: CliIo) => CommandModule<object, any>;
 export const commandFactories: CommandFactory[] = [
   benchCommand,
   certifyCommand,
+  compareCommand,
   enginesCommand,
   mainJobCommand,
   mergeCommand,

@@ -1,8 +1,11 @@
 import type { Argv, CommandModule } from "yargs";
 import { scanPluginRoots } from "../plugins/discover.ts";
 import { publicFields, renderEnginesTable } from "./engines.ts";
+import { reporters } from "../../reports/index.ts";
+import { runComparison, uncertified } from "./comparison.ts";
 import { NegativeVerdict } from "./errors.ts";
 import type { CliIo } from "./io.ts";
+import { createProgress } from "./progress.ts";
 
 /** What every step of the main job sees. */
 export interface MainJobContext {
@@ -10,6 +13,11 @@ export interface MainJobContext {
   /** Extra plugin roots (`--plugins DIR`). */
   pluginDirs: string[];
   json: boolean;
+  /** Where the reports go (default ctxbench-report/). */
+  out: string;
+  seed: number;
+  quick: boolean;
+  quiet: boolean;
   /** Each step's machine-readable result, keyed by step id; printed as one JSON object with --json. */
   results: Record<string, unknown>;
 }
@@ -34,8 +42,31 @@ const listEngines: MainJobStep = {
   },
 };
 
-/** The steps of the main job, in order. Later stages (certify, bench, reports) append theirs here. */
-export const mainJobSteps: MainJobStep[] = [listEngines];
+const compareEngines: MainJobStep = {
+  id: "compare",
+  title: "Certification and benchmarks of every engine found",
+  async run(context) {
+    const { io } = context;
+    const result = await runComparison(io, {
+      pluginDirs: context.pluginDirs,
+      certify: true,
+      seed: context.seed,
+      quick: context.quick,
+      out: context.out,
+      progress: createProgress(io, { quiet: context.quiet || context.json }),
+    });
+    context.results["compare"] = result;
+    if (!context.json) {
+      io.stdout(reporters.terminal.render(result, { color: io.isTty && io.env["NO_COLOR"] === undefined }));
+      io.stdout(`Reports (HTML, Markdown, JUnit, TAP, JSON) written to ${context.out}/\n`);
+    }
+    const failed = uncertified(result);
+    if (failed.length > 0) throw new NegativeVerdict(`not certified: ${failed.join(", ")}`);
+  },
+};
+
+/** The steps of the main job, in order. */
+export const mainJobSteps: MainJobStep[] = [listEngines, compareEngines];
 
 export async function runMainJob(context: MainJobContext, steps: readonly MainJobStep[] = mainJobSteps): Promise<void> {
   const verdicts: string[] = [];
@@ -54,22 +85,41 @@ export async function runMainJob(context: MainJobContext, steps: readonly MainJo
 }
 
 interface MainArgs {
+  step?: string[] | undefined;
   plugins?: string[] | undefined;
   json?: boolean | undefined;
+  out: string;
+  seed: number;
+  quick: boolean;
+  quiet: boolean;
 }
 
 /** `ctxbench main`: the job `npm start` runs. */
 export function mainJobCommand(io: CliIo): CommandModule<object, any> {
   return {
     command: "main",
-    describe: "Run the main job (what `npm start` runs): each stage in order, starting with the engine listing",
+    describe: "The main job (what `npm start` runs): list the engines, certify and benchmark each, print the comparison, write the reports",
     builder: (yargs: Argv) =>
       yargs
         .option("plugins", { type: "string", array: true, describe: "Another directory holding plugin directories (repeatable)" })
-        .option("json", { type: "boolean", default: false, describe: "Print one JSON object with every stage's result" }),
+        .option("step", { type: "string", array: true, choices: mainJobSteps.map((step) => step.id), describe: "Run only these steps (repeatable; default: all, in order)" })
+        .option("json", { type: "boolean", default: false, describe: "Print one JSON object with every stage's result" })
+        .option("out", { type: "string", default: "ctxbench-report", describe: "Directory the reports are written to" })
+        .option("seed", { type: "number", default: 1, describe: "Seed of every scenario and transcript" })
+        .option("quick", { type: "boolean", default: false, describe: "Smaller benchmark inputs and fewer samples" })
+        .option("quiet", { type: "boolean", default: false, describe: "No progress lines (also quiet when CI=true)" }),
     handler: async (argv) => {
-      const args = argv as MainArgs;
-      await runMainJob({ io, pluginDirs: args.plugins ?? [], json: args.json ?? false, results: {} });
+      const args = argv as unknown as MainArgs;
+      await runMainJob({
+        io,
+        pluginDirs: args.plugins ?? [],
+        json: args.json ?? false,
+        out: args.out,
+        seed: args.seed,
+        quick: args.quick,
+        quiet: args.quiet,
+        results: {},
+      }, args.step ? mainJobSteps.filter((step) => args.step!.includes(step.id)) : mainJobSteps);
     },
   };
 }

@@ -36,13 +36,13 @@ describe("runCli", () => {
 describe("ctxbench main", () => {
   it("lists the engines as its first step", async () => {
     const io = memoryIo(FIXTURES);
-    expect(await runCli(["main", "--plugins", "user"], io)).toBe(0);
+    expect(await runCli(["main", "--step", "engines", "--plugins", "user"], io)).toBe(0);
     expect(io.out()).toMatch(/^== Context engines\n/);
     expect(io.out()).toMatch(/ts-engine/);
   });
   it("prints one JSON object of step results with --json", async () => {
     const io = memoryIo(FIXTURES);
-    expect(await runCli(["main", "--plugins", "user", "--json"], io)).toBe(0);
+    expect(await runCli(["main", "--step", "engines", "--plugins", "user", "--json"], io)).toBe(0);
     const result = JSON.parse(io.out()) as { engines: Array<{ name: string }> };
     expect(result.engines.map((e) => e.name)).toEqual(expect.arrayContaining(["js-engine", "ts-engine"]));
   });
@@ -69,7 +69,7 @@ describe("runMainJob", () => {
         context.results["c"] = 1;
       }),
     ];
-    const error = await runMainJob({ io, pluginDirs: [], json: false, results: {} }, steps).catch((e: unknown) => e);
+    const error = await runMainJob({ io, pluginDirs: [], json: false, out: "unused", seed: 1, quick: true, quiet: true, results: {} }, steps).catch((e: unknown) => e);
     expect(ran).toEqual(["a", "b", "c"]);
     expect(error).toBeInstanceOf(NegativeVerdict);
     expect((error as CtxbenchError).exitCode).toBe(1);
@@ -83,7 +83,7 @@ describe("runMainJob", () => {
       }),
       step("b", async () => void ran.push("b")),
     ];
-    await expect(runMainJob({ io: memoryIo(FIXTURES), pluginDirs: [], json: false, results: {} }, steps)).rejects.toThrow("broken");
+    await expect(runMainJob({ io: memoryIo(FIXTURES), pluginDirs: [], json: false, out: "unused", seed: 1, quick: true, quiet: true, results: {} }, steps)).rejects.toThrow("broken");
     expect(ran).toEqual([]);
   });
 });

@@ -96,7 +96,7 @@ describe("bin/ctxbench.mjs as a process", () => {
   });
 
   it("runs the main job, which lists the engines", async () => {
-    const result = await ctxbench(["main", "--json", "--plugins", FIXTURE_USER]);
+    const result = await ctxbench(["main", "--step", "engines", "--json", "--plugins", FIXTURE_USER]);
     expect(result.code, result.stderr).toBe(0);
     const { engines } = JSON.parse(result.stdout) as { engines: Listed[] };
     expect(engines.map((e) => e.name)).toEqual(expect.arrayContaining(["ts-engine", "js-engine"]));
