@@ -109,6 +109,7 @@ export interface ResponseEvent extends EventBase {
   turn: number;
   attempt: number;
   usage: Usage | null;
+  /** "transient", "overflow", "content-policy", "terminal", "interrupted", or "slow" (answered, late); null otherwise. */
   fault: string | null;
   toolCalls: string[];
 }
@@ -167,6 +168,10 @@ export interface HostEventRecord extends EventBase {
 export interface TurnEndEvent extends EventBase {
   type: "turn-end";
   turn: number;
+  /**
+   * "completed", "interrupted", "content_policy_blocked", "provider_terminal_failure",
+   * "provider_retries_exhausted", "context_overflow" or "context_compression_timeout".
+   */
   exitReason: string;
   usage: Usage | null;
   apiCalls: number;
