@@ -33,11 +33,13 @@ export function selectWithRetrieval(input: RetrievalRequest): Message[] | null {
   if (terms.length === 0) return null;
 
   // A match must share a distinctive word with the question (a name, an id), not just common ones.
-  const total = input.store.messageFrequency(input.scope, null);
-  const rareLimit = Math.max(RARE_MIN, Math.ceil(total * RARE_SHARE));
+  const { store } = input;
+  const scopeKey = input.scope.join("\u0000");
+  const frequency = (term: string | null) => store.memo(`frequency\u0001${scopeKey}\u0001${term ?? ""}`, () => store.messageFrequency(input.scope, term));
+  const rareLimit = Math.max(RARE_MIN, Math.ceil(frequency(null) * RARE_SHARE));
   const rare = terms.filter((term) => {
-    const frequency = input.store.messageFrequency(input.scope, term);
-    return frequency > 0 && frequency <= rareLimit;
+    const count = frequency(term);
+    return count > 0 && count <= rareLimit;
   });
   if (rare.length === 0) return null;
 
@@ -45,7 +47,8 @@ export function selectWithRetrieval(input: RetrievalRequest): Message[] | null {
   const needed = Math.min(2, terms.length);
   const seen = new Set<string>();
   const scored: Array<{ hit: MessageHit; score: number }> = [];
-  for (const hit of input.store.searchMessages(input.scope, terms, question, false, CANDIDATES)) {
+  const hits = store.memo(`search\u0001${scopeKey}\u0001${terms.join(" ")}`, () => store.searchMessages(input.scope, terms, question, false, CANDIDATES));
+  for (const hit of hits) {
     const text = hit.text.toLowerCase();
     if (!hit.current || text.trim().length === 0 || seen.has(text) || active.includes(text.trim())) continue;
     const score = terms.filter((t) => text.includes(t)).length;
@@ -65,7 +68,7 @@ export function selectWithRetrieval(input: RetrievalRequest): Message[] | null {
   for (const { hit } of picked) {
     const excerpt = clipText(hit.text, settings.retrievalExcerptChars);
     if (lines.length > 0 && used + excerpt.length > charBudget) break;
-    const node = input.store.nodeOfMessage(hit.row);
+    const node = store.nodeOfMessage(hit.row);
     lines.push(`- ${hit.role}${node ? ` (node ${node})` : ""}: ${excerpt}`);
     used += excerpt.length;
   }

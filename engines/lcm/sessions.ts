@@ -125,20 +125,20 @@ export class SessionRegistry {
     return store ? { id: session, store } : null;
   }
 
+  /** The session whose carried nodes the messages hold; else the one owning most of their uids. */
   #byMessages(messages: readonly Message[]): ResolvedSession | null {
-    const uids = [...new Set(messages.map(uidOf).filter((u): u is string => u !== null))];
-    const nodes = carriedNodeIds(messages);
-    let best: { session: string; matches: number } | undefined;
-    for (const store of new Set(this.#sessions.values())) {
-      const owners = store.sessionsOwningUids(uids).filter((c) => this.#sessions.get(c.session) === store);
-      const top = owners[0];
-      if (top && (best === undefined || top.matches > best.matches)) best = top;
-      if (best === undefined) {
-        for (const node of nodes) {
-          const owner = store.sessionOfNode(node);
-          if (owner !== null && this.#sessions.get(owner) === store) return this.#known(owner);
-        }
+    const stores = [...new Set(this.#sessions.values())];
+    for (const node of carriedNodeIds(messages)) {
+      for (const store of stores) {
+        const owner = store.sessionOfNode(node);
+        if (owner !== null && this.#sessions.get(owner) === store) return this.#known(owner);
       }
+    }
+    const uids = [...new Set(messages.map(uidOf).filter((u): u is string => u !== null))];
+    let best: { session: string; matches: number } | undefined;
+    for (const store of stores) {
+      const top = store.sessionsOwningUids(uids).find((c) => this.#sessions.get(c.session) === store);
+      if (top && (best === undefined || top.matches > best.matches)) best = top;
     }
     return best ? this.#known(best.session) : null;
   }

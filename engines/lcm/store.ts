@@ -111,6 +111,12 @@ export class LcmStore {
   readonly path: string;
   readonly searchMode: SearchMode;
   readonly #db: Database.Database;
+  readonly #statements = new Map<string, Database.Statement>();
+  /** "session, uid or occurrence, fingerprint" → row: skips the lookups for messages seen before. */
+  readonly #known = new Map<string, number>();
+  /** "session, uid" → row of the current version, as last written. */
+  readonly #current = new Map<string, number>();
+  readonly #memo = new Map<string, unknown>();
 
   private constructor(path: string, db: Database.Database) {
     this.path = path;
@@ -167,48 +173,99 @@ export class LcmStore {
 
   /** Store the messages of one session; known versions are not stored twice. Returns each message's row. */
   ingest(session: string, messages: readonly Message[]): number[] {
-    return this.#db.transaction(() => this.#ingestRows(session, messages))();
+    return this.#write(() => this.#ingestRows(session, messages));
   }
 
   #ingestRows(session: string, messages: readonly Message[]): number[] {
-    const db = this.#db;
-    const byUid = db.prepare("SELECT row FROM messages WHERE session = ? AND uid = ? AND fingerprint = ? ORDER BY row DESC LIMIT 1");
-    const withoutUid = db.prepare("SELECT row FROM messages WHERE session = ? AND uid IS NULL AND fingerprint = ? ORDER BY row LIMIT 1 OFFSET ?");
-    const insert = db.prepare("INSERT INTO messages (session, uid, fingerprint, role, text, json) VALUES (?, ?, ?, ?, ?, ?)");
-    const insertFts = this.searchMode === "fts5" ? db.prepare("INSERT INTO messages_fts (rowid, text) VALUES (?, ?)") : null;
-    const setCurrent = db.prepare(
-      "INSERT INTO current_versions (session, uid, row) VALUES (?, ?, ?) ON CONFLICT (session, uid) DO UPDATE SET row = excluded.row WHERE row <> excluded.row",
-    );
     const occurrences = new Map<string, number>();
     const rows: number[] = [];
     for (const message of messages) {
       const uid = uidOf(message);
       const print = fingerprint(message);
-      let row: number | undefined;
-      if (uid !== null) {
-        row = (byUid.get(session, uid, print) as { row: number } | undefined)?.row;
-      } else {
-        const seen = occurrences.get(print) ?? 0;
-        occurrences.set(print, seen + 1);
-        row = (withoutUid.get(session, print, seen) as { row: number } | undefined)?.row;
-      }
+      // Without a uid, the n-th equal message is the n-th stored row with that fingerprint.
+      const occurrence = uid === null ? (occurrences.get(print) ?? 0) : 0;
+      if (uid === null) occurrences.set(print, occurrence + 1);
+      const slot = uid ?? `#${occurrence}`;
+      const key = `${session}\u0000${slot}\u0000${print}`;
+      let row = this.#known.get(key);
       if (row === undefined) {
-        const kept = redactMessage(message);
-        const text = searchableText(kept);
-        row = Number(insert.run(session, uid, print, String(message.role), text, JSON.stringify(kept)).lastInsertRowid);
-        insertFts?.run(row, text);
+        row =
+          uid !== null
+            ? (this.#statement("SELECT row FROM messages WHERE session = ? AND uid = ? AND fingerprint = ? ORDER BY row DESC LIMIT 1").get(session, uid, print) as
+                | { row: number }
+                | undefined)?.row
+            : (this.#statement("SELECT row FROM messages WHERE session = ? AND uid IS NULL AND fingerprint = ? ORDER BY row LIMIT 1 OFFSET ?").get(
+                session,
+                print,
+                occurrence,
+              ) as { row: number } | undefined)?.row;
+        row ??= this.#insertMessage(session, uid, print, message);
+        this.#known.set(key, row);
       }
       // The later row under one uid is the current version (UID-7).
-      if (uid !== null) setCurrent.run(session, uid, row);
+      if (uid !== null && this.#current.get(`${session}\u0000${uid}`) !== row) {
+        this.#statement(
+          "INSERT INTO current_versions (session, uid, row) VALUES (?, ?, ?) ON CONFLICT (session, uid) DO UPDATE SET row = excluded.row WHERE row <> excluded.row",
+        ).run(session, uid, row);
+        this.#current.set(`${session}\u0000${uid}`, row);
+      }
       rows.push(row);
     }
     return rows;
   }
 
+  #insertMessage(session: string, uid: string | null, print: string, message: Message): number {
+    const kept = redactMessage(message);
+    const text = searchableText(kept);
+    const row = Number(
+      this.#statement("INSERT INTO messages (session, uid, fingerprint, role, text, json) VALUES (?, ?, ?, ?, ?, ?)").run(
+        session,
+        uid,
+        print,
+        String(message.role),
+        text,
+        JSON.stringify(kept),
+      ).lastInsertRowid,
+    );
+    if (this.searchMode === "fts5") this.#statement("INSERT INTO messages_fts (rowid, text) VALUES (?, ?)").run(row, text);
+    this.#changed();
+    return row;
+  }
+
+  /** Run a write transaction; on failure the caches, which may name rolled-back rows, are dropped. */
+  #write<T>(work: () => T): T {
+    try {
+      return this.#db.transaction(work)();
+    } catch (error) {
+      this.#known.clear();
+      this.#current.clear();
+      this.#changed();
+      throw error;
+    }
+  }
+
+  #changed(): void {
+    this.#memo.clear();
+  }
+
+  #statement(sql: string): Database.Statement {
+    let statement = this.#statements.get(sql);
+    if (!statement) this.#statements.set(sql, (statement = this.#db.prepare(sql)));
+    return statement;
+  }
+
+  /** A read whose answer only changes when the store does, computed once per state. */
+  memo<T>(key: string, compute: () => T): T {
+    if (this.#memo.has(key)) return this.#memo.get(key) as T;
+    const value = compute();
+    this.#memo.set(key, value);
+    return value;
+  }
+
   /** Write a committed pass: its messages, its nodes and their links, in one transaction. */
   publish(session: string, pass: StagedPass): void {
     const db = this.#db;
-    db.transaction(() => {
+    this.#write(() => {
       this.ensureSession(session, null);
       const rows = this.#ingestRows(session, pass.messages);
       const insertNode = db.prepare(
@@ -231,7 +288,8 @@ export class LcmStore {
           setParent.run(node.id, id);
         });
       }
-    })();
+      this.#changed();
+    });
   }
 
   /** Sessions holding any of the uids, most matches first (ties: the most recent writer). */
