@@ -1,12 +1,12 @@
 import type { CompressOptions, Message } from "../contract/types.ts";
 import { estimateTokensRough } from "../contract/tokens.ts";
-import { canonicalJson } from "../trace/canonical-json.ts";
 import type { CompactionOutcome, CompactionTrigger } from "../trace/events.ts";
 import { isThenable, type HookOutcome } from "../trace/recorder.ts";
 import { cloneMessages, cloneValue } from "./clone.ts";
 import { sanitizeMemoryContext } from "./memory-context.ts";
 import type { HostRuntime, SessionRuntime } from "./runtime.ts";
 import { notifyHook } from "./lifecycle.ts";
+import { deepEqual } from "./deep-equal.ts";
 
 export interface PassRequest {
   trigger: CompactionTrigger;
@@ -182,7 +182,7 @@ export function judgeOutput(output: unknown, before: readonly Message[], tokensB
   }
   const messages = output as Message[];
   const tokensAfter = estimateTokensRough(messages);
-  if (canonicalJson(messages) === canonicalJson(before)) {
+  if (deepEqual(messages, before)) {
     return { outcome: "refused-unchanged", tokensAfter, reason: "Compression made no progress; skipping boundary rewrite" };
   }
   if (tokensAfter > tokensBefore) {
