@@ -12,7 +12,7 @@ import { compressObservations, evidenceOf, fail, indeterminate, isMessageObject,
  * Scenarios played through the reference host for the ordinary checks. Kept lean so that a full
  * certification stays within its time goal; the probes cover the rest of the ground.
  */
-const ORDINARY_SCENARIOS = ["parallel-tool-calls"] as const;
+const ORDINARY_SCENARIOS = ["parallel-tool-calls", "huge-tool-outputs"] as const;
 const PROBES = ["compress"] as const;
 
 const note = (o: CompressObservation, text: string) => evidenceOf(o.source, o.event, `${o.label}: ${text}`);
@@ -254,7 +254,7 @@ export const compressChecks: Check[] = [
   acceptsCheck("UID-2/missing-uid", "UID-2", "legacy-rows", "rows without a message_uid are accepted", ["schema-upgrade"]),
   acceptsCheck("UID-4/content-rewrite", "UID-4", "rewrite", "new content under a known uid is a new version, never a failure", ["content-rewrite"], rewriteProblem),
   acceptsCheck("UID-7/shared-uid", "UID-7", "shared-uid", "rows sharing a uid are accepted and the later one is the current version", ["duplicate-uids"], staleVersionProblem),
-  acceptsCheck("TCU-3/repeated-tool-call-ids", "TCU-3", "repeated-ids", "repeated provider tool-call ids never orphan or mis-pair results", [], (o) =>
+  acceptsCheck("TCU-3/repeated-tool-call-ids", "TCU-3", "repeated-ids", "repeated provider tool-call ids never orphan or mis-pair results", ["repeated-tool-call-ids"], (o) =>
     sequenceProblem(o, ["orphaned-result", "missing-tool-call-id", "unanswered-call", "split-batch"]),
   ),
 ];

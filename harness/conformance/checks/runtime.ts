@@ -73,7 +73,7 @@ export const runtimeChecks: Check[] = [
     rule: "THR-2",
     level: "MUST",
     title: "one engine shared by concurrent sessions never fails on interleaving and never shows one session's content in another's output",
-    scenarios: [],
+    scenarios: ["concurrent-sessions"],
     probes: ["shared-sessions"],
     evaluate(runs) {
       const evidence: Evidence[] = [];
