@@ -95,7 +95,7 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
 
       const selection = engineSelection(loaded.name, args);
       const certification = certify(engine, results, args.seed, expectations, selection);
-      const runInfo = collectRunInfo({ seed: args.seed, command: commandLine(loaded.name, args), engines: [certification.engine] });
+      const runInfo = collectRunInfo({ seed: args.seed, command: commandLine(selection, args), engines: [certification.engine] });
       const result: ResultJson = { schemaVersion: RESULT_SCHEMA_VERSION, runInfo, certifications: [certification], benchmarks: [] };
 
       const failures = results.filter((r) => r.outcome !== "pass" && isUnexpected(r.outcome, expectations.get(r.id)?.expected ?? null));
@@ -126,8 +126,8 @@ function engineSelection(engine: string, args: CertifyArgs): string {
 }
 
 /** The command line recorded in runInfo: deterministic, and enough to rerun this certification. */
-function commandLine(engine: string, args: CertifyArgs): string {
-  const parts = ["ctxbench certify", `--engine ${engine}`, `--seed ${args.seed}`];
+function commandLine(selection: string, args: CertifyArgs): string {
+  const parts = ["ctxbench certify", `--engine ${selection}`, `--seed ${args.seed}`];
   if (args.checks && args.checks.length > 0) parts.push(`--checks ${args.checks.join(" ")}`);
   if (args.shard) parts.push(`--shard ${args.shard}`);
   return parts.join(" ");
