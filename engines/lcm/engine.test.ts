@@ -5,7 +5,7 @@ import type { Message } from "../../harness/contract/types.ts";
 import { validateSequence } from "../../harness/contract/validate.ts";
 import { isCarrier, parseCarrier } from "./carrier.ts";
 import { LcmEngine, register } from "./index.ts";
-import { fillerTurns, transcript } from "./test-transcripts.ts";
+import { filler, fillerTurns, transcript } from "./test-transcripts.ts";
 
 const errors = (messages: Message[]) => validateSequence(messages).filter((f) => f.severity === "error");
 
@@ -107,6 +107,41 @@ describe("lcm compress (CMP)", () => {
       expect(errors(output)).toEqual([]);
     }
     expect(errors(await engine.compress(input))).toEqual([]);
+  });
+
+  it("shortens a tool result larger than the tail budget and keeps the original reachable (CMP-5)", async () => {
+    const engine = engineWithWindow();
+    engine.on_session_start("s", {});
+    const middle = "the needle phrase zircon-harbor-7731 sits in the middle";
+    const huge = `${filler(1, 900)} ${middle} ${filler(2, 900)}`;
+    // Mid-turn: the huge result is the newest message, so it cannot leave the tail.
+    const history = transcript("s", [...fillerTurns(3), { user: "Run the big job", reply: "Done.", calls: [{ id: "call_0", name: "run", args: {}, result: huge }] }]).slice(0, -1);
+    expect(estimateTokensRough(history)).toBeGreaterThan(engine.threshold_tokens);
+    const output = await engine.compress(structuredClone(history));
+    expect(errors(output)).toEqual([]);
+    expect(estimateTokensRough(output)).toBeLessThan(engine.threshold_tokens);
+    const result = output.find((m) => m.role === "tool") as Message;
+    expect(String(result.content)).toMatch(/^\[LCM: large tool output moved/);
+    expect(String(result.content)).not.toContain("zircon");
+    engine.on_session_start("s", { boundary_reason: "compression", old_session_id: "s" });
+    const found = JSON.parse(engine.handle_tool_call("lcm_grep", { query: "zircon-harbor-7731" }, { messages: output })) as { messages: unknown[] };
+    expect(found.messages).toHaveLength(1);
+  });
+
+  it("summarizes the older steps of a current turn too long for the tail, keeping its user message", async () => {
+    const engine = engineWithWindow();
+    const history = transcript("s", fillerTurns(2));
+    history.push({ role: "user", content: "Investigate the whole repository", message_uid: "a".repeat(32) });
+    for (let step = 0; step < 14; step++) {
+      history.push({ role: "assistant", content: null, tool_calls: [{ id: "call_0", type: "function", function: { name: "read", arguments: `{"step":${step}}` } }] });
+      history.push({ role: "tool", tool_call_id: "call_0", content: filler(step, 120) });
+    }
+    expect(estimateTokensRough(history)).toBeGreaterThan(engine.threshold_tokens);
+    const output = await engine.compress(structuredClone(history));
+    expect(errors(output)).toEqual([]);
+    expect(estimateTokensRough(output)).toBeLessThan(engine.threshold_tokens);
+    expect(output).toContainEqual(history[history.length - 29]);
+    expect(output.at(-1)).toEqual(history.at(-1));
   });
 
   it("leaves a list with nothing to compact as it is, and still counts the call (ABC-5)", async () => {
