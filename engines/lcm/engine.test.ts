@@ -3,6 +3,7 @@ import { isContextEngine } from "../../harness/contract/context-engine.ts";
 import { estimateTokensRough } from "../../harness/contract/tokens.ts";
 import type { Message } from "../../harness/contract/types.ts";
 import { validateSequence } from "../../harness/contract/validate.ts";
+import { sampleTranscript } from "../shared/sample-transcript.ts";
 import { isCarrier, parseCarrier } from "./carrier.ts";
 import { LcmEngine, register } from "./index.ts";
 import { filler, fillerTurns, transcript } from "./test-transcripts.ts";
@@ -142,6 +143,15 @@ describe("lcm compress (CMP)", () => {
     expect(estimateTokensRough(output)).toBeLessThan(engine.threshold_tokens);
     expect(output).toContainEqual(history[history.length - 29]);
     expect(output.at(-1)).toEqual(history.at(-1));
+  });
+
+  it("keeps every tool-call id style of the shared sample transcripts valid (TCU-3)", async () => {
+    for (const idStyle of ["unique", "constant", "per-turn", "hex"] as const) {
+      const input = sampleTranscript({ messages: 160, seed: 3, idStyle });
+      const output = await engineWithWindow(8_000).compress(structuredClone(input));
+      expect(output).not.toBe(input);
+      expect(errors(output)).toEqual([]);
+    }
   });
 
   it("leaves a list with nothing to compact as it is, and still counts the call (ABC-5)", async () => {
