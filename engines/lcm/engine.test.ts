@@ -53,6 +53,25 @@ describe("lcm engine contract basics", () => {
     expect(engine.threshold_tokens).toBe(150_000);
   });
 
+  it("ingests a turn without touching its messages, with usage null (OTC-4, OTC-5)", () => {
+    const engine = engineWithWindow();
+    engine.on_session_start("s", {});
+    const messages = transcript("s", fillerTurns(3));
+    const frozen = structuredClone(messages);
+    const deepFreeze = (value: unknown): void => {
+      if (value && typeof value === "object") {
+        Object.freeze(value);
+        for (const inner of Object.values(value)) deepFreeze(inner);
+      }
+    };
+    deepFreeze(messages);
+    const info = { turn_id: "s:task-0:00000000", task_id: "task-0", api_call_count: 0, interrupted: true, failed: false, turn_exit_reason: "interrupted" };
+    expect(() => engine.on_turn_complete(messages, null, info)).not.toThrow();
+    expect(messages).toEqual(frozen);
+    const found = JSON.parse(engine.handle_tool_call("lcm_grep", { query: "Step 2" }, { messages })) as { messages: unknown[] };
+    expect(found.messages.length).toBeGreaterThan(0);
+  });
+
   it("says its store is in memory before any session starts", () => {
     const status = new LcmEngine().get_status();
     expect(status.lcm_store_persistent).toBe(false);

@@ -66,7 +66,6 @@ export class LcmEngine extends ContextEngine {
   }
 
   async compress(messages: Message[], _current_tokens?: number | null, focus_topic?: string | null, options?: CompressOptions): Promise<Message[]> {
-    this.compression_count += 1;
     const signal = options?.signal;
     const session = this.#registry.resolve({ sessionId: hint(options, "session_id"), messages });
     const key = session?.id ?? UNSCOPED;
@@ -79,6 +78,7 @@ export class LcmEngine extends ContextEngine {
       focusTopic: typeof focus_topic === "string" && focus_topic.trim() !== "" ? focus_topic : null,
       ...(signal ? { signal } : {}),
     });
+    this.compression_count += 1;
     if (plan.pass === null || signal?.aborted) return plan.output;
     this.#stage(key, session?.store ?? this.#registry.memory(), plan.pass, plan.carried.map((n) => n.id), signal);
     return plan.output;
@@ -99,6 +99,7 @@ export class LcmEngine extends ContextEngine {
   }
 
   override on_turn_complete(messages: Message[], _usage: Usage | null, info?: TurnCompleteInfo): void {
+    if (!Array.isArray(messages)) return;
     const session = this.#resolve({ sessionId: info?.session_id, turnId: info?.turn_id, messages });
     const target = session ?? { id: UNSCOPED, store: this.#registry.memory() };
     target.store.ingest(target.id, messages.filter((m) => !isCarrier(m)));
@@ -121,8 +122,12 @@ export class LcmEngine extends ContextEngine {
   }
 
   override handle_tool_call(name: string, args: Record<string, unknown>, options?: ToolCallOptions): string {
-    const session = this.#resolve({ sessionId: options?.session_id, messages: Array.isArray(options?.messages) ? options.messages : null });
-    return runLcmTool(name, args, session ? { store: session.store, sessions: this.#registry.scope(session) } : null);
+    try {
+      const session = this.#resolve({ sessionId: options?.session_id, messages: Array.isArray(options?.messages) ? options.messages : null });
+      return runLcmTool(name, args, session ? { store: session.store, sessions: this.#registry.scope(session) } : null);
+    } catch (error) {
+      return JSON.stringify({ error: `lcm tool ${String(name)} failed: ${error instanceof Error ? error.message : String(error)}` });
+    }
   }
 
   override get_status(): EngineStatus {
