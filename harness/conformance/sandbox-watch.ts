@@ -2,7 +2,7 @@ import type { ContextEngine } from "../contract/context-engine.ts";
 import type { CompressOptions, Message } from "../contract/types.ts";
 import { canonicalJson } from "../trace/canonical-json.ts";
 import type { Trace } from "../trace/events.ts";
-import { snapshotDirectory } from "./probes/lifecycle.ts";
+import { snapshotDirectory } from "./probes/discarded-pass.ts";
 
 interface WatchedPass {
   input: string;
