@@ -91,9 +91,9 @@ describe("expectations", () => {
 
   it("reads check id → {expected, reason, link} and warns about unknown ids", () => {
     const path = join(scratch, "ok.yaml");
-    writeFileSync(path, "CMP-7/focus-kept:\n  expected: fail\n  reason: focus is not implemented yet\n  link: https://example.org/issue/1\nOLD-1/retired:\n  expected: fail\n  reason: gone\n");
+    writeFileSync(path, "CMP-7/focus-kept:\n  expected: fail\n  reason: the engine keeps no topic index\n  link: https://example.org/issue/1\nOLD-1/retired:\n  expected: fail\n  reason: gone\n");
     const { expectations, warnings } = readExpectations(path, ids);
-    expect(expectations.get("CMP-7/focus-kept")).toEqual({ expected: "fail", reason: "focus is not implemented yet", link: "https://example.org/issue/1" });
+    expect(expectations.get("CMP-7/focus-kept")).toEqual({ expected: "fail", reason: "the engine keeps no topic index", link: "https://example.org/issue/1" });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain("OLD-1/retired");
   });
