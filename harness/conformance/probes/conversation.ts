@@ -1,16 +1,5 @@
 import type { Message, ToolCall } from "../../contract/types.ts";
-
-/** A tiny seeded generator (mulberry32): probes must give the same inputs for the same seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../../bench/stats.ts";
 
 const WORDS = [
   "deploy", "cluster", "schema", "latency", "invoice", "parser", "gateway", "cache", "ledger", "widget",
