@@ -1,7 +1,7 @@
 import { stripPersistenceFields } from "../../contract/persistence-fields.ts";
 import { validateSequence } from "../../contract/validate.ts";
 import { canonicalJson } from "../../trace/canonical-json.ts";
-import type { Check, CheckRun } from "../types.ts";
+import type { Check, CheckRun, Evaluation } from "../types.ts";
 import { calls, evidenceOf, fail, indeterminate, isMessageObject, pass, skipped, type Call } from "./helpers.ts";
 
 const INHERITS_SELECT = "the engine inherits the default select_context; the host never calls it";
@@ -11,104 +11,71 @@ const selections = (runs: readonly CheckRun[]) => calls(runs, "select_context", 
 const listOutput = (c: Call): unknown[] | null => (c.event.resultKind === "list" && Array.isArray(c.detail["output"]) ? (c.detail["output"] as unknown[]) : null);
 const wire = (list: readonly unknown[]) => list.map((m) => (isMessageObject(m) ? canonicalJson(stripPersistenceFields(m)) : canonicalJson(m)));
 
+/** A check over the selection probe's calls; skipped when the engine inherits select_context. */
+function selectionCheck(meta: Pick<Check, "id" | "rule" | "level" | "title">, judge: (all: Call[]) => Evaluation): Check {
+  return {
+    ...meta,
+    scenarios: [],
+    probes: ["selection"],
+    evaluate(runs) {
+      const all = selections(runs);
+      return all.length === 0 ? skipped(INHERITS_SELECT) : judge(all);
+    },
+  };
+}
+
 export const hookChecks: Check[] = [
-  {
-    id: "SEL-6/inputs-unmutated",
-    rule: "SEL-6",
-    level: "MUST",
-    title: "select_context does not mutate the request, conversation_messages or incoming_message",
-    scenarios: [],
-    probes: ["selection"],
-    evaluate(runs) {
-      const all = selections(runs);
-      if (all.length === 0) return skipped(INHERITS_SELECT);
-      for (const c of all) {
-        const before = c.detail["before"] as Record<string, string>;
-        const after = c.detail["after"] as Record<string, string> | undefined;
-        if (!after) continue;
-        const changed = Object.keys(before).filter((key) => before[key] !== after[key]);
-        if (changed.length > 0) return fail(`select_context (${String(c.detail["case"])}) mutated ${changed.join(", ")}`, [evidenceOf(c.source, c.event, "digests before and after differ")]);
+  selectionCheck({ id: "SEL-6/inputs-unmutated", rule: "SEL-6", level: "MUST", title: "select_context does not mutate the request, conversation_messages or incoming_message" }, (all) => {
+    for (const c of all) {
+      const before = c.detail["before"] as Record<string, string>;
+      const after = c.detail["after"] as Record<string, string> | undefined;
+      if (!after) continue;
+      const changed = Object.keys(before).filter((key) => before[key] !== after[key]);
+      if (changed.length > 0) return fail(`select_context (${String(c.detail["case"])}) mutated ${changed.join(", ")}`, [evidenceOf(c.source, c.event, "digests before and after differ")]);
+    }
+    return pass(`${all.length} selections left their inputs untouched`);
+  }),
+  selectionCheck({ id: "SEL-7/return-shape", rule: "SEL-7", level: "MUST", title: "select_context returns nothing or a non-empty list of message objects" }, (all) => {
+    for (const c of all) {
+      const kind = c.event.resultKind;
+      const evidence = [evidenceOf(c.source, c.event, String(c.detail["case"]))];
+      if (kind === "null" || kind === "undefined") continue;
+      if (kind === "error") return fail(`select_context threw: ${c.event.error}`, evidence);
+      const list = listOutput(c);
+      if (list === null) return fail(`select_context returned a ${kind}`, evidence);
+      if (list.length === 0) return fail("select_context returned an empty list", evidence);
+      if (!list.every(isMessageObject)) return fail("select_context returned a list holding a non-object", evidence);
+    }
+    return pass(`${all.length} answers well-formed`);
+  }),
+  selectionCheck({ id: "SEL-8/stable-selection", rule: "SEL-8", level: "SHOULD", title: "asked again with nothing changed, select_context gives the same or an equal list" }, (all) => {
+    let pairs = 0;
+    for (let i = 1; i < all.length; i++) {
+      const [previous, current] = [all[i - 1]!, all[i]!];
+      if (canonicalJson(previous.detail["request"]) !== canonicalJson(current.detail["request"])) continue;
+      pairs++;
+      if (canonicalJson(previous.detail["output"] ?? null) !== canonicalJson(current.detail["output"] ?? null)) {
+        return fail(`the same input gave a different selection (${String(previous.detail["case"])} vs ${String(current.detail["case"])})`, [
+          evidenceOf(previous.source, previous.event, "first answer"),
+          evidenceOf(current.source, current.event, "second answer"),
+        ]);
       }
-      return pass(`${all.length} selections left their inputs untouched`);
-    },
-  },
-  {
-    id: "SEL-7/return-shape",
-    rule: "SEL-7",
-    level: "MUST",
-    title: "select_context returns nothing or a non-empty list of message objects",
-    scenarios: [],
-    probes: ["selection"],
-    evaluate(runs) {
-      const all = selections(runs);
-      if (all.length === 0) return skipped(INHERITS_SELECT);
-      for (const c of all) {
-        const kind = c.event.resultKind;
-        const evidence = [evidenceOf(c.source, c.event, String(c.detail["case"]))];
-        if (kind === "null" || kind === "undefined") continue;
-        if (kind === "error") return fail(`select_context threw: ${c.event.error}`, evidence);
-        const list = listOutput(c);
-        if (list === null) return fail(`select_context returned a ${kind}`, evidence);
-        if (list.length === 0) return fail("select_context returned an empty list", evidence);
-        if (!list.every(isMessageObject)) return fail("select_context returned a list holding a non-object", evidence);
-      }
-      return pass(`${all.length} answers well-formed`);
-    },
-  },
-  {
-    id: "SEL-8/stable-selection",
-    rule: "SEL-8",
-    level: "SHOULD",
-    title: "asked again with nothing changed, select_context gives the same or an equal list",
-    scenarios: [],
-    probes: ["selection"],
-    evaluate(runs) {
-      const all = selections(runs);
-      if (all.length === 0) return skipped(INHERITS_SELECT);
-      let pairs = 0;
-      for (let i = 1; i < all.length; i++) {
-        const [previous, current] = [all[i - 1]!, all[i]!];
-        if (canonicalJson(previous.detail["request"]) !== canonicalJson(current.detail["request"])) continue;
-        pairs++;
-        if (canonicalJson(previous.detail["output"] ?? null) !== canonicalJson(current.detail["output"] ?? null)) {
-          return fail(`the same input gave a different selection (${String(previous.detail["case"])} vs ${String(current.detail["case"])})`, [
-            evidenceOf(previous.source, previous.event, "first answer"),
-            evidenceOf(current.source, current.event, "second answer"),
-          ]);
-        }
-      }
-      return pairs > 0 ? pass(`${pairs} repeated inputs gave equal selections`) : indeterminate("no repeated selection input recorded");
-    },
-  },
-  {
-    id: "SEL-9/valid-selection",
-    rule: "SEL-9",
-    level: "SHOULD",
-    title: "a selection is a valid request on its own",
-    scenarios: [],
-    probes: ["selection"],
-    evaluate(runs) {
-      const all = selections(runs);
-      if (all.length === 0) return skipped(INHERITS_SELECT);
-      for (const c of all) {
-        const list = listOutput(c);
-        if (!list || !list.every(isMessageObject)) continue;
-        const problem = validateSequence(list).find((finding) => finding.severity === "error");
-        if (problem) return fail(`selection ${String(c.detail["case"])}: ${problem.kind} at index ${problem.index}: ${problem.detail}`, [evidenceOf(c.source, c.event, problem.kind)]);
-      }
-      return pass(`${all.length} selections valid`);
-    },
-  },
-  {
-    id: "CACHE-2/stable-prefix",
-    rule: "CACHE-2",
-    level: "SHOULD",
-    title: "a replacing selection keeps its earlier prefix as the conversation grows, unless its routing really changes",
-    scenarios: [],
-    probes: ["selection"],
-    evaluate(runs) {
-      const grow = selections(runs).filter((c) => String(c.detail["case"]).startsWith("grow-"));
-      if (grow.length === 0) return skipped(INHERITS_SELECT);
+    }
+    return pairs > 0 ? pass(`${pairs} repeated inputs gave equal selections`) : indeterminate("no repeated selection input recorded");
+  }),
+  selectionCheck({ id: "SEL-9/valid-selection", rule: "SEL-9", level: "SHOULD", title: "a selection is a valid request on its own" }, (all) => {
+    for (const c of all) {
+      const list = listOutput(c);
+      if (!list || !list.every(isMessageObject)) continue;
+      const problem = validateSequence(list).find((finding) => finding.severity === "error");
+      if (problem) return fail(`selection ${String(c.detail["case"])}: ${problem.kind} at index ${problem.index}: ${problem.detail}`, [evidenceOf(c.source, c.event, problem.kind)]);
+    }
+    return pass(`${all.length} selections valid`);
+  }),
+  selectionCheck(
+    { id: "CACHE-2/stable-prefix", rule: "CACHE-2", level: "SHOULD", title: "a replacing selection keeps its earlier prefix as the conversation grows, unless its routing really changes" },
+    (all) => {
+      const grow = all.filter((c) => String(c.detail["case"]).startsWith("grow-"));
       let steps = 0;
       const breaks: Call[] = [];
       for (let i = 1; i < grow.length; i++) {
@@ -125,7 +92,7 @@ export const hookChecks: Check[] = [
       }
       return pass(`prefix kept on ${steps - breaks.length} of ${steps} growing turns`);
     },
-  },
+  ),
   {
     id: "OTC-4/messages-read-only",
     rule: "OTC-4",
