@@ -22,10 +22,8 @@ import { LCM_TOOL_SCHEMAS, runLcmTool } from "./tools.ts";
 
 export type { LcmSettings } from "./settings.ts";
 
-/** A pass waiting for the host's commit notification, with the store and session it belongs to. */
+/** A pass waiting for the host's commit notification. */
 interface PendingPass {
-  session: string;
-  store: LcmStore;
   pass: StagedPass;
 }
 
@@ -80,7 +78,7 @@ export class LcmEngine extends ContextEngine {
     });
     this.compression_count += 1;
     if (plan.pass === null || signal?.aborted) return plan.output;
-    this.#stage(key, session?.store ?? this.#registry.memory(), plan.pass, plan.carried.map((n) => n.id), signal);
+    this.#stage(key, plan.pass, plan.carried.map((n) => n.id), signal);
     return plan.output;
   }
 
@@ -161,7 +159,7 @@ export class LcmEngine extends ContextEngine {
    * pending pass made, that pass was committed (its carrier is in the host's history), so the new
    * pass takes it along.
    */
-  #stage(key: string, store: LcmStore, pass: StagedPass, carried: readonly string[], signal: AbortSignal | undefined): void {
+  #stage(key: string, pass: StagedPass, carried: readonly string[], signal: AbortSignal | undefined): void {
     const previous = this.#pending.get(key);
     let merged = pass;
     if (previous && previous.pass.nodes.some((node) => carried.includes(node.id) || pass.nodes.some((n) => n.children.includes(node.id)))) {
@@ -171,7 +169,7 @@ export class LcmEngine extends ContextEngine {
         nodes: [...previous.pass.nodes, ...pass.nodes.map((node) => ({ ...node, messageIndices: node.messageIndices.map((i) => i + offset) }))],
       };
     }
-    const entry: PendingPass = { session: key, store, pass: merged };
+    const entry: PendingPass = { pass: merged };
     this.#pending.set(key, entry);
     signal?.addEventListener(
       "abort",
@@ -182,13 +180,18 @@ export class LcmEngine extends ContextEngine {
     );
   }
 
-  /** The host committed a pass: write it (THR-4's only write point for compaction). */
+  /**
+   * The host committed a pass of `owner` (the session whose history was compacted; `session` is
+   * the same id in place, the child on rotation): write it, as that session's (THR-4's only write
+   * point for compaction). The pass may have been staged under an ancestor the messages pointed to.
+   */
   #publish(owner: string, session: string, store: LcmStore): void {
-    const entry = this.#pending.get(owner) ?? this.#pending.get(session) ?? this.#pending.get(UNSCOPED);
-    if (!entry) return;
-    this.#pending.delete(entry.session);
-    const target = entry.session === UNSCOPED ? { id: owner, store } : { id: entry.session, store: entry.store };
-    if (target.store.open) target.store.publish(target.id, entry.pass);
+    const target = this.#registry.storeOf(owner) ?? store;
+    const key = [owner, session, ...target.lineage(owner), UNSCOPED].find((candidate) => this.#pending.has(candidate));
+    const entry = key === undefined ? undefined : this.#pending.get(key);
+    if (key === undefined || !entry) return;
+    this.#pending.delete(key);
+    if (target.open) target.publish(owner, entry.pass);
   }
 }
 

@@ -82,5 +82,13 @@ describe("lcm publishes a compaction pass only when the host commits it (THR-4)"
     const child = output.map((m) => ({ ...m }));
     completeTurns(engine, "s1-child", child);
     expect(describeNode(nodesOf(output)[0] as string, child)).toHaveProperty("depth", 0);
+
+    // The child's own first pass, before any turn of it completed, is published under the child.
+    const more = [...child, ...transcript("s1-child", fillerTurns(20, 70)).slice(1)];
+    const second = await engine.compress(structuredClone(more));
+    engine.on_session_start("s1-child", { boundary_reason: "compression", old_session_id: "s1-child" });
+    const newest = nodesOf(second).at(-1) as string;
+    expect(newest).not.toBe(nodesOf(output)[0]);
+    expect(describeNode(newest, second)).toHaveProperty("node_id", newest);
   });
 });

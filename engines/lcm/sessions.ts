@@ -125,10 +125,13 @@ export class SessionRegistry {
     return store ? { id: session, store } : null;
   }
 
-  /** The session whose carried nodes the messages hold; else the one owning most of their uids. */
+  /**
+   * The owner of the newest node the messages carry (after a rotation, the child's own nodes come
+   * last); else the session owning most of their uids.
+   */
   #byMessages(messages: readonly Message[]): ResolvedSession | null {
     const stores = [...new Set(this.#sessions.values())];
-    for (const node of carriedNodeIds(messages)) {
+    for (const node of carriedNodeIds(messages).reverse()) {
       for (const store of stores) {
         const owner = store.sessionOfNode(node);
         if (owner !== null && this.#sessions.get(owner) === store) return this.#known(owner);
