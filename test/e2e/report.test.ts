@@ -1,26 +1,12 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { ctxbench as runCli } from "./support.ts";
 import { sampleResult } from "../../reports/fixtures/sample-result.ts";
 
-const run = promisify(execFile);
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const env = { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_"))), NO_COLOR: "1" };
 
-async function ctxbench(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [join(REPO, "bin/ctxbench.mjs"), ...args], { cwd, env, timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    if (typeof failed.code !== "number") throw error;
-    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
-  }
-}
+const ctxbench = (args: string[], cwd: string) => runCli(args, { cwd, timeoutMs: 60_000 });
 
 describe("ctxbench report as a process", () => {
   it("writes a self-contained HTML report from a result file", async () => {

@@ -1,30 +1,15 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { ctxbench as runCli, REPO } from "./support.ts";
 import { parseTrace, serializeTraceWithoutDurations } from "../../harness/trace/jsonl.ts";
 
-const run = promisify(execFile);
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const FIXTURE = join(REPO, "harness/host/fixtures/two-sessions.json");
-const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_")));
-env["NO_COLOR"] = "1";
 const work = mkdtempSync(join(tmpdir(), "ctxbench-e2e-run-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-async function ctxbench(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [join(REPO, "bin/ctxbench.mjs"), ...args], { cwd: work, env, timeout: 90_000, maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    if (typeof failed.code !== "number") throw error;
-    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
-  }
-}
+const ctxbench = (args: string[]) => runCli(args, { cwd: work, timeoutMs: 90_000 });
 
 describe("ctxbench run (as a process)", () => {
   it("writes a JSONL trace for a scenario file, byte-identical apart from durations across runs", async () => {

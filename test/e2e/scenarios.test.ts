@@ -1,31 +1,16 @@
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { ctxbench as runCli, REPO } from "./support.ts";
 import { SessionStore } from "../../harness/store/index.ts";
 import { createSeededMinter } from "../../harness/store/uid.ts";
 import { readScenarioFile, sessionMessages } from "../../scenarios/index.ts";
 
-const run = promisify(execFile);
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_")));
-env["NO_COLOR"] = "1";
 const PINS = JSON.parse(readFileSync(join(REPO, "scenarios/catalogue/pins.json"), "utf8")) as Record<string, string>;
 
-async function ctxbench(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [join(REPO, "bin/ctxbench.mjs"), ...args], { cwd: REPO, env, timeout: 90_000, maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    if (typeof failed.code !== "number") throw error;
-    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
-  }
-}
+const ctxbench = (args: string[]) => runCli(args, { timeoutMs: 90_000 });
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 
 describe("ctxbench scenarios (as a process)", () => {
