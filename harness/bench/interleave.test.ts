@@ -8,6 +8,11 @@ function busyWork(units: number): number {
 }
 
 describe("interleaved measurement", () => {
+  it("finishes on a variant the JIT reduces to nothing, with the samples asked for", async () => {
+    const result = await measureInterleaved([{ name: "empty", run: () => {} }], { rounds: 2, samplesPerRound: 4, minSampleNs: 1_000, warmupMs: 1 });
+    expect(result.variants[0]!.samplesNs).toHaveLength(8);
+  });
+
   it("batches a fast operation until one sample outlasts the minimum", () => {
     let calls = 0;
     const batch = calibrateBatch({ name: "tiny", run: (n) => void (calls += n) }, 20_000);
@@ -22,12 +27,12 @@ describe("interleaved measurement", () => {
         { name: "light", run: (n) => { for (let i = 0; i < n; i++) sink ^= busyWork(10); } },
         { name: "heavy", run: (n) => { for (let i = 0; i < n; i++) sink ^= busyWork(200); } },
       ],
-      { rounds: 3, roundTimeMs: 10, minSamplesPerRound: 5, minSampleNs: 20_000 },
+      { rounds: 3, samplesPerRound: 5, minSampleNs: 20_000, warmupMs: 5 },
     );
     expect(sink).toBeTypeOf("number");
     const [light, heavy] = result.variants;
-    expect(light!.samplesNs.length).toBeGreaterThanOrEqual(15);
-    expect(heavy!.samplesNs.length).toBeGreaterThanOrEqual(15);
+    expect(light!.samplesNs.length).toBe(15);
+    expect(heavy!.samplesNs.length).toBe(15);
     expect(heavy!.summary.median).toBeGreaterThan(light!.summary.median * 3);
   });
 });

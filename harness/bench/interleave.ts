@@ -10,12 +10,12 @@ export interface Variant {
 export interface InterleaveOptions {
   /** Rounds; each runs every variant once, in an order rotated per round. */
   rounds?: number;
-  /** Time budget of one variant in one round, in ms. */
-  roundTimeMs?: number;
-  /** Minimum samples of one variant in one round. */
-  minSamplesPerRound?: number;
+  /** Samples of one variant in one round. */
+  samplesPerRound?: number;
   /** One sample should take at least this long, so timer resolution is negligible. */
   minSampleNs?: number;
+  /** Run each variant this long before calibrating, so the JIT has optimised it (default 150 ms). */
+  warmupMs?: number;
 }
 
 export interface VariantMeasurement {
@@ -31,6 +31,16 @@ export interface InterleavedResult {
   variants: VariantMeasurement[];
   /** Warnings tinybench raised (timer saturation and the like), prefixed by variant. */
   warnings: string[];
+}
+
+/** Run a variant in growing batches for about `ns` nanoseconds. */
+function warmUp(variant: Variant, ns: number): void {
+  const start = process.hrtime.bigint();
+  let batch = 1;
+  while (Number(process.hrtime.bigint() - start) < ns) {
+    variant.run(batch);
+    if (batch < 1 << 16) batch *= 2;
+  }
 }
 
 /** Find a batch size so that one batch takes at least minSampleNs. */
@@ -52,18 +62,24 @@ export function calibrateBatch(variant: Variant, minSampleNs: number): number {
  */
 export async function measureInterleaved(variants: readonly Variant[], options: InterleaveOptions = {}): Promise<InterleavedResult> {
   const rounds = options.rounds ?? 8;
-  const roundTimeMs = options.roundTimeMs ?? 60;
-  const minSamples = options.minSamplesPerRound ?? 10;
+  const samplesPerRound = options.samplesPerRound ?? 40;
   const minSampleNs = options.minSampleNs ?? 50_000;
+  const warmupNs = (options.warmupMs ?? 150) * 1e6;
+  for (const variant of variants) warmUp(variant, warmupNs);
   const batches = variants.map((v) => calibrateBatch(v, minSampleNs));
   const samples = variants.map(() => [] as number[]);
   const warnings = new Set<string>();
 
   for (let round = 0; round < rounds; round++) {
+    // A fixed sample count, not a time budget: tinybench's budget adds up the overridden
+    // durations, and a variant the JIT reduces to nothing (the no-engine baseline) would never
+    // fill it.
     const bench = new Bench({
-      time: roundTimeMs,
-      iterations: minSamples,
+      time: 0,
+      iterations: samplesPerRound,
       warmup: round === 0,
+      warmupTime: 0,
+      warmupIterations: samplesPerRound,
       retainSamples: true,
     });
     for (let k = 0; k < variants.length; k++) {

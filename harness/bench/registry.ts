@@ -31,7 +31,7 @@ export const suiteRunners: Partial<Record<BenchSuiteName, SuiteRunner>> = {
     runOverheadBench({
       engines: context.engines,
       seed: context.seed,
-      ...(context.quick ? { messages: 200, measure: { rounds: 2, roundTimeMs: 20 } } : {}),
+      ...(context.quick ? { messages: 200, measure: { rounds: 2, samplesPerRound: 20 } } : {}),
     }),
   cache: (context) =>
     runCacheBench({ engines: context.engines, seed: context.seed, ...(context.quick ? { scenarios: [CACHE_RETRIES_SCENARIO] } : {}) }),

@@ -17,7 +17,7 @@ class AsyncSelector extends ContextEngine {
   }
 }
 
-const tiny = { rounds: 1, roundTimeMs: 2, minSamplesPerRound: 3, minSampleNs: 2_000 };
+const tiny = { rounds: 1, samplesPerRound: 3, minSampleNs: 2_000, warmupMs: 1 };
 
 describe("overhead suite", () => {
   it("builds a request that ends on the user's message and carries host identity fields", () => {
