@@ -115,7 +115,7 @@ function charts(result: ResultJson): string[] {
             xScale: "log",
             yScale: "log",
             formatX: (value) => withThousands(value),
-            formatY: (value) => withThousands(value),
+            formatY: (value) => compactCount(value),
             markers: true,
             series: suite.engines.map((engine) => ({ name: engine.engine, color: colorOf(engine.engine), points: engine.points.map((point) => [point.messages, point.messagesPerSecond]) })),
           }),
@@ -142,17 +142,20 @@ function charts(result: ResultJson): string[] {
       );
     }
     if (suite.suite === "overhead" && suite.variants.length > 0) {
-      const stages = new Set(suite.variants.map((variant) => variant.stage));
+      // Whole-assembly ratios compare engines; the selection stage alone spans a thousandfold and would flatten them.
+      const assembly = suite.variants.filter((variant) => variant.stage === "assembly");
+      const shown = assembly.length > 0 ? assembly : suite.variants;
+      const stages = new Set(shown.map((variant) => variant.stage));
       figures.push(
         figure(
-          "Overhead per engine, relative to no engine (bars: median ratio; whiskers: 95 % CI)",
+          `${assembly.length > 0 ? "Whole request assembly" : "Overhead"} per engine, relative to no engine (bars: median ratio; whiskers: 95 % CI)`,
           barChart({
             id: "overhead",
             title: "Request cost relative to no engine",
             valueLabel: "× the cost with no engine",
             formatValue: (value) => `${sig(value)}×`,
             reference: { value: 1, label: "no engine" },
-            bars: suite.variants.map((variant, index) => ({
+            bars: shown.map((variant, index) => ({
               color: colorOf(variant.engine, index),
               label: stages.size > 1 ? `${variant.variant} (${variant.stage})` : variant.variant,
               value: variant.ratioToNoEngine?.ratio ?? 1,
@@ -164,6 +167,14 @@ function charts(result: ResultJson): string[] {
     }
   }
   return figures;
+}
+
+/** 1,500,000 → "1.5M": axis ticks of a log scale stay inside the margin. */
+function compactCount(value: number): string {
+  if (value >= 1e9) return `${sig(value / 1e9)}G`;
+  if (value >= 1e6) return `${sig(value / 1e6)}M`;
+  if (value >= 1e3) return `${sig(value / 1e3)}k`;
+  return sig(value);
 }
 
 export const htmlReporter: Reporter = {

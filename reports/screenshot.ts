@@ -2,7 +2,8 @@
  * Renders a result as HTML and screenshots it in headless Chromium:
  *   npx tsx reports/screenshot.ts RESULT.json OUT.png
  * With "--sample" in place of RESULT.json it uses the built-in sample result, titled as such.
- * The picture is the top of the page (run info, compliance, the first charts); add --full for all of it.
+ * The picture is the top of the page (run info, compliance, the first charts); add --full for all
+ * of it, or --charts for one page height starting at the first chart.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { launchChromium } from "./browser.ts";
@@ -12,9 +13,10 @@ import { parseResult } from "./result.ts";
 
 const args = process.argv.slice(2);
 const full = args.includes("--full");
-const [input, output] = args.filter((arg) => arg !== "--full");
+const charts = args.includes("--charts");
+const [input, output] = args.filter((arg) => arg !== "--full" && arg !== "--charts");
 if (!input || !output) {
-  process.stderr.write("usage: npx tsx reports/screenshot.ts RESULT.json|--sample OUT.png [--full]\n");
+  process.stderr.write("usage: npx tsx reports/screenshot.ts RESULT.json|--sample OUT.png [--full | --charts]\n");
   process.exit(2);
 }
 const sample = input === "--sample";
@@ -24,7 +26,9 @@ const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1200, height: 1600 }, deviceScaleFactor: 1 });
   await page.setContent(htmlReporter.render(result, { title }), { waitUntil: "load" });
-  writeFileSync(output, await page.screenshot({ fullPage: full, type: "png" }));
+  const chartTop = charts ? await page.locator("[data-chart]").first().evaluate((chart) => (chart.closest("section") ?? chart).getBoundingClientRect().top) : 0;
+  const clip = charts ? { clip: { x: 0, y: Math.max(0, chartTop - 16), width: 1200, height: 1600 } } : {};
+  writeFileSync(output, await page.screenshot({ fullPage: full || charts, type: "png", ...clip }));
   process.stdout.write(`wrote ${output}\n`);
 } finally {
   await browser.close();
