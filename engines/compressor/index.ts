@@ -10,7 +10,7 @@ import type {
   UpdateModelOptions,
   Usage,
 } from "../../harness/contract/types.ts";
-import { promptTokensArg, readUsage, thresholdFor } from "../shared/budget.ts";
+import { promptTokensArg, recordUsage, thresholdFor } from "../shared/budget.ts";
 import { ExtractiveSummarizer } from "../shared/extractive-summarizer.ts";
 import { messageText } from "../shared/message-text.ts";
 import type { Summarizer, SummaryRequest } from "../shared/summarizer.ts";
@@ -67,10 +67,7 @@ export class CompressorEngine extends ContextEngine {
   }
 
   override update_from_response(usage: Usage): void {
-    const counts = readUsage(usage);
-    this.last_prompt_tokens = counts.prompt;
-    this.last_completion_tokens = counts.completion;
-    this.last_total_tokens = counts.total;
+    const counts = recordUsage(this, usage);
     this.#guard.onUsage(counts.prompt, this.threshold_tokens);
   }
 

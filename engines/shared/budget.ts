@@ -24,6 +24,18 @@ export function readUsage(usage: Usage | null | undefined): UsageCounts {
   return { prompt, completion, total };
 }
 
+/** Copies a usage object's three counters onto the engine's last_* attributes (ABC-2); returns them. */
+export function recordUsage(
+  engine: { last_prompt_tokens: number; last_completion_tokens: number; last_total_tokens: number },
+  usage: Usage | null | undefined,
+): UsageCounts {
+  const counts = readUsage(usage);
+  engine.last_prompt_tokens = counts.prompt;
+  engine.last_completion_tokens = counts.completion;
+  engine.last_total_tokens = counts.total;
+  return counts;
+}
+
 /** The trigger for a context length: a positive integer no larger than the window once the window is known (ABC-4). */
 export function thresholdFor(contextLength: number, percent: number): number {
   const length = tokenCount(contextLength);

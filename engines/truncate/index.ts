@@ -1,7 +1,7 @@
 import { ContextEngine, type ContextEngineInit } from "../../harness/contract/context-engine.ts";
 import { estimateMessageTokensRough, estimateTokensRough } from "../../harness/contract/tokens.ts";
 import type { CompressOptions, Message, UpdateModelOptions, Usage } from "../../harness/contract/types.ts";
-import { promptTokensArg, readUsage, thresholdFor } from "../shared/budget.ts";
+import { promptTokensArg, recordUsage, thresholdFor } from "../shared/budget.ts";
 import { pairToolCalls, repairToolPairs, type ToolUnit } from "../shared/tool-pairs.ts";
 
 export interface TruncateSettings extends ContextEngineInit {
@@ -24,10 +24,7 @@ export class TruncateEngine extends ContextEngine {
   }
 
   override update_from_response(usage: Usage): void {
-    const counts = readUsage(usage);
-    this.last_prompt_tokens = counts.prompt;
-    this.last_completion_tokens = counts.completion;
-    this.last_total_tokens = counts.total;
+    recordUsage(this, usage);
   }
 
   override should_compress(prompt_tokens?: number): boolean {
