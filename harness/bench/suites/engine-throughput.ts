@@ -79,24 +79,30 @@ export async function runThroughputBench(
   const home = mkdtempSync(join(tmpdir(), "ctxbench-throughput-"));
   const results: EngineThroughput[] = [];
   try {
-    for (const spec of engines) {
-      const cases: ThroughputCase[] = [];
-      await passOnce(spec, warmup, contextLength, join(home, `${spec.name}-warmup`));
-      for (const size of sizes) {
-        const transcript = transcripts.get(size) as Message[];
-        const inputTokens = estimateTokensRough(transcript);
-        const samples: number[] = [];
-        const cpuSamples: number[] = [];
-        let output: Message[] = [];
-        for (let run = 0; run < runsFor(size); run++) {
+    for (const spec of engines) await passOnce(spec, warmup, contextLength, join(home, `${spec.name}-warmup`));
+    const cases = new Map<string, ThroughputCase[]>(engines.map((spec) => [spec.name, []]));
+    for (const size of sizes) {
+      const transcript = transcripts.get(size) as Message[];
+      const inputTokens = estimateTokensRough(transcript);
+      const samples = engines.map(() => [] as number[]);
+      const cpuSamples = engines.map(() => [] as number[]);
+      const outputs: Message[][] = engines.map(() => []);
+      // Engines take turns run by run, in an order rotated each run, so drift of the machine hits them alike.
+      for (let run = 0; run < runsFor(size); run++) {
+        for (let k = 0; k < engines.length; k++) {
+          const index = (k + run) % engines.length;
+          const spec = engines[index]!;
           const pass = await passOnce(spec, transcript, contextLength, join(home, `${spec.name}-${size}-${run}`));
-          samples.push(pass.ms);
-          cpuSamples.push(pass.cpuMs);
-          output = pass.output;
+          samples[index]!.push(pass.ms);
+          cpuSamples[index]!.push(pass.cpuMs);
+          outputs[index] = pass.output;
         }
-        const ms = summarize(samples);
+      }
+      engines.forEach((spec, index) => {
+        const ms = summarize(samples[index]!);
+        const output = outputs[index]!;
         const outputTokens = estimateTokensRough(output);
-        cases.push({
+        cases.get(spec.name)!.push({
           engine: spec.name,
           messages: transcript.length,
           inputTokens,
@@ -104,21 +110,24 @@ export async function runThroughputBench(
           outputMessages: output.length,
           compressionRatio: outputTokens > 0 ? inputTokens / outputTokens : Number.POSITIVE_INFINITY,
           ms,
-          cpuMs: summarize(cpuSamples),
+          cpuMs: summarize(cpuSamples[index]!),
           messagesPerSecond: transcript.length / (ms.median / 1000),
           tokensPerSecond: inputTokens / (ms.median / 1000),
         });
-      }
+      });
+    }
+    for (const spec of engines) {
+      const engineCases = cases.get(spec.name)!;
       results.push({
         engine: spec.name,
-        cases,
+        cases: engineCases,
         exponent: fittedExponent(
-          cases.map((c) => c.messages),
-          cases.map((c) => c.ms.median),
+          engineCases.map((c) => c.messages),
+          engineCases.map((c) => c.ms.median),
         ),
         cpuExponent: fittedExponent(
-          cases.map((c) => c.messages),
-          cases.map((c) => c.cpuMs.median),
+          engineCases.map((c) => c.messages),
+          engineCases.map((c) => c.cpuMs.median),
         ),
       });
     }
