@@ -158,6 +158,7 @@ export interface ThroughputPoint {
   tokensPerSecond: number;
   compressionRatio: number;
   hostShareMs: number;
+  /** Heap grown by one pass over a fully collected heap: a lower bound of the pass's peak. */
   peakMemoryBytes: number;
 }
 

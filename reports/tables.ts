@@ -59,7 +59,7 @@ function suiteTable(suite: BenchSuiteResult): Table {
       return {
         id: "throughput",
         title: "Compression throughput",
-        headers: ["Engine", "Messages", "Median pass", "Messages/s", "Tokens/s", "Compression", "Host share", "Peak memory"],
+        headers: ["Engine", "Messages", "Median pass", "Messages/s", "Tokens/s", "Compression", "Host share", "Heap growth"],
         rows: suite.engines.flatMap((engine) =>
           engine.points.map((point) => [
             engine.engine,

@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import type { ContextEngine } from "../../contract/context-engine.ts";
 import { estimateTokensRough } from "../../contract/tokens.ts";
 import type { Message } from "../../contract/types.ts";
@@ -75,11 +77,22 @@ export async function runThroughputSuite(options: ThroughputSuiteOptions): Promi
   return { suite: "throughput", warnings: [], goals, durationMs: performance.now() - started, engines };
 }
 
-/** One pass on a fresh engine; heap growth is heapUsed after the pass minus before (no GC is forced, so it bounds the pass's allocation from below). */
+/** A full garbage collection, so heap growth over a pass starts from what is really live. */
+function collectGarbage(): void {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+}
+
+/**
+ * One pass on a fresh engine. Its heap figure is heapUsed right after the pass minus heapUsed
+ * after a full GC just before it: a lower bound of the pass's peak (a collection during the
+ * pass can only lower it).
+ */
 async function heapOfOnePass(engine: ContextEngine, transcript: readonly Message[], home: string): Promise<{ output: Message[]; heapGrowthBytes: number }> {
   engine.update_model({ model: "bench", context_length: CONTEXT_LENGTH });
   await engine.on_session_start("throughput", { home, context_length: CONTEXT_LENGTH, model: "bench" });
   const input = cloneMessages(transcript);
+  collectGarbage();
   const before = process.memoryUsage().heapUsed;
   const output = await engine.compress(input, null, null, {});
   const heapGrowthBytes = Math.max(0, process.memoryUsage().heapUsed - before);
