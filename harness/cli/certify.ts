@@ -18,6 +18,7 @@ import { buildScenario } from "../../scenarios/catalogue/index.ts";
 import { loadSelectedEngine, withEngineSelection, type EngineSelectionArgs } from "./engine-options.ts";
 import { NegativeVerdict, UsageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
+import { createProgress } from "./progress.ts";
 
 export const CERTIFY_FORMATS = ["terminal", "json", "junit", "markdown", "tap"] as const;
 type CertifyFormat = (typeof CERTIFY_FORMATS)[number];
@@ -79,7 +80,10 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
 
       const manifestName = loaded.directory === null ? null : await readManifest(loaded.directory).then((manifest) => manifest.name, () => null);
       const engine: EngineUnderTest = { name: loaded.name, version: loaded.version, selectedName: loaded.selected, manifestName, createFresh: loaded.createFresh };
+      const progress = createProgress(io);
+      let done = 0;
       const results = await runChecks(engine, checks, {
+        onResult: (result) => progress.step(`${++done}/${checks.length} ${result.id}: ${result.outcome}`),
         seed: args.seed,
         timeoutMs: args.timeout,
         scenarios: { build: buildScenario, play: (scenario, instance, options) => playScenario(scenario, instance, { ...options, engineVersion: loaded.version }) },
