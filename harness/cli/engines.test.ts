@@ -1,20 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { BUNDLED_ROOT } from "../plugins/discover.ts";
-import { FIXTURE_USER, FIXTURES, scratchTree } from "../plugins/test-support.ts";
+import { FIXTURE_USER, FIXTURES, scratchTreesPerTest } from "../plugins/test-support.ts";
 import { runCli } from "./main.ts";
 import { memoryIo } from "./test-io.ts";
 
 const ANSI = /\u001b\[/;
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-async function scratch(files: Record<string, string>): Promise<string> {
-  const tree = await scratchTree(files);
-  cleanups.push(tree.cleanup);
-  return tree.root;
-}
+const scratch = scratchTreesPerTest();
 
 interface Listed {
   name: string;

@@ -1,22 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { join } from "node:path";
 import type { CompressOptions, Message } from "../contract/types.ts";
 import type { CompactionOutcome } from "../trace/events.ts";
 import type { HostEvent, Scenario } from "../../scenarios/format.ts";
 import { playScenario } from "./play.ts";
-import { eventsOf, sandbox, scenario, TailEngine, turn } from "./test-support.ts";
+import { eventsOf, sandboxesPerTest, scenario, TailEngine, turn } from "./test-support.ts";
 
-let cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const cleanup of cleanups) cleanup();
-  cleanups = [];
-});
-function home(): string {
-  const box = sandbox();
-  cleanups.push(box.cleanup);
-  return box.home;
-}
+const home = sandboxesPerTest();
 
 /** Three turns, then the given host events on s1. */
 function withEvents(...events: HostEvent[]): Scenario {

@@ -1,19 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message } from "../contract/types.ts";
 import { serializeTraceWithoutDurations } from "../trace/jsonl.ts";
 import { playScenario } from "./play.ts";
-import { eventsOf, fixtureScenario, sandbox, scenario, TailEngine, turn } from "./test-support.ts";
+import { eventsOf, fixtureScenario, sandboxesPerTest, scenario, TailEngine, turn } from "./test-support.ts";
 
-let cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const cleanup of cleanups) cleanup();
-  cleanups = [];
-});
-function home(): string {
-  const box = sandbox();
-  cleanups.push(box.cleanup);
-  return box.home;
-}
+const home = sandboxesPerTest();
 
 describe("determinism", () => {
   it("the same scenario and seed give byte-identical traces apart from durations", async () => {

@@ -1,3 +1,4 @@
+import { afterEach } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +13,19 @@ import type { Scenario, ScenarioTurn } from "../../scenarios/format.ts";
 export function sandbox(): { home: string; cleanup: () => void } {
   const home = mkdtempSync(join(tmpdir(), "ctxbench-host-"));
   return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+/** `home()` gives a fresh sandbox directory; each is removed after the test that asked for it. */
+export function sandboxesPerTest(): () => string {
+  const cleanups: Array<() => void> = [];
+  afterEach(() => {
+    for (const cleanup of cleanups.splice(0)) cleanup();
+  });
+  return () => {
+    const box = sandbox();
+    cleanups.push(box.cleanup);
+    return box.home;
+  };
 }
 
 export function fixtureScenario(name = "two-sessions"): Scenario {

@@ -1,22 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { stripAll } from "../contract/persistence-fields.ts";
 import { estimateTokensRough } from "../contract/tokens.ts";
 import { estimateTokensExact } from "../contract/tokens-exact.ts";
 import type { Message, TurnCompleteInfo, Usage } from "../contract/types.ts";
 import type { ProviderFault } from "../../scenarios/format.ts";
 import { playScenario } from "./play.ts";
-import { eventsOf, hookOrder, sandbox, scenario, TailEngine, turn } from "./test-support.ts";
+import { eventsOf, hookOrder, sandboxesPerTest, scenario, TailEngine, turn } from "./test-support.ts";
 
-let cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const cleanup of cleanups) cleanup();
-  cleanups = [];
-});
-function home(): string {
-  const box = sandbox();
-  cleanups.push(box.cleanup);
-  return box.home;
-}
+const home = sandboxesPerTest();
 
 class ObservingEngine extends TailEngine {
   turns: Array<{ messages: Message[]; usage: Usage | null; info: TurnCompleteInfo | undefined }> = [];

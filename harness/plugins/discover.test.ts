@@ -1,18 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { UsageError } from "../cli/errors.ts";
 import { BUNDLED_ROOT, discoverEngines, scanPluginRoots } from "./discover.ts";
-import { FIXTURE_BUNDLED, FIXTURE_USER, FIXTURES, scratchTree } from "./test-support.ts";
+import { FIXTURE_BUNDLED, FIXTURE_USER, FIXTURES, scratchTreesPerTest } from "./test-support.ts";
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-async function scratch(files: Record<string, string>): Promise<string> {
-  const tree = await scratchTree(files);
-  cleanups.push(tree.cleanup);
-  return tree.root;
-}
+const scratch = scratchTreesPerTest();
 
 describe("discoverEngines (REG-2)", () => {
   it("finds bundled engines and --plugins engines, sorted, skipping _ and . directories and non-plugins", async () => {

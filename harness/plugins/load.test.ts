@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
 import { copyFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -8,21 +8,13 @@ import { ContextEngine, isContextEngine, overridesHook } from "../contract/conte
 import { BUNDLED_ROOT } from "./discover.ts";
 import { loadEngine } from "./load.ts";
 import type { LoadEngineOptions } from "./types.ts";
-import { engineSource, FIXTURE_BUNDLED, FIXTURE_GENERAL, FIXTURE_USER, FIXTURES, scratchTree } from "./test-support.ts";
+import { engineSource, FIXTURE_BUNDLED, FIXTURE_GENERAL, FIXTURE_USER, FIXTURES, scratchTreesPerTest } from "./test-support.ts";
 
 const CONTRACT_URL = pathToFileURL(fileURLToPath(new URL("../contract/context-engine.ts", import.meta.url))).href;
 const base: LoadEngineOptions = { cwd: FIXTURES, bundledRoot: FIXTURE_BUNDLED };
 const withUser: LoadEngineOptions = { ...base, pluginDirs: ["user"] };
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-async function scratch(files: Record<string, string>): Promise<string> {
-  const tree = await scratchTree(files);
-  cleanups.push(tree.cleanup);
-  return tree.root;
-}
+const scratch = scratchTreesPerTest();
 async function rejection(promise: Promise<unknown>): Promise<Error> {
   const error = await promise.then(
     () => new Error("expected a rejection"),

@@ -1,3 +1,4 @@
+import { afterEach } from "vitest";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -10,6 +11,19 @@ export const FIXTURE_USER = join(FIXTURES, "user");
 export const FIXTURE_GENERAL = join(FIXTURES, "general");
 
 /** A scratch directory holding the given files (relative path → text); returns its path and a cleanup. */
+/** `scratch(files)` writes a temporary tree and returns its root; each is removed after its test. */
+export function scratchTreesPerTest(): (files: Record<string, string>) => Promise<string> {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+  return async (files) => {
+    const tree = await scratchTree(files);
+    cleanups.push(tree.cleanup);
+    return tree.root;
+  };
+}
+
 export async function scratchTree(files: Record<string, string>): Promise<{ root: string; cleanup: () => Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), "ctxbench-plugins-"));
   for (const [relative, text] of Object.entries(files)) {
