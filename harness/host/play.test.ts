@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../contract/types.ts";
 import { serializeTraceWithoutDurations } from "../trace/jsonl.ts";
+import { buildScenario } from "../../scenarios/catalogue/index.ts";
 import { playScenario } from "./play.ts";
 import { eventsOf, fixtureScenario, sandboxesPerTest, scenario, TailEngine, turn } from "./test-support.ts";
 
@@ -13,6 +14,15 @@ describe("determinism", () => {
     expect(serializeTraceWithoutDurations(second.trace)).toBe(serializeTraceWithoutDurations(first.trace));
     const reseeded = await playScenario({ ...fixtureScenario(), seed: 8 }, new TailEngine(), { home: home() });
     expect(serializeTraceWithoutDurations(reseeded.trace)).not.toBe(serializeTraceWithoutDurations(first.trace));
+  });
+
+  it("holds for a store upgraded from v30 with an older build writing into it (uids minted in SQL)", async () => {
+    const upgrade = buildScenario("schema-upgrade");
+    expect(upgrade.legacyStore).toBeDefined();
+    expect(upgrade.schedule.some((step) => step.kind === "event" && step.event.type === "legacy-write")).toBe(true);
+    const first = await playScenario(upgrade, new TailEngine(), { home: home() });
+    const second = await playScenario(upgrade, new TailEngine(), { home: home() });
+    expect(serializeTraceWithoutDurations(second.trace)).toBe(serializeTraceWithoutDurations(first.trace));
   });
 });
 

@@ -86,7 +86,11 @@ export class SqliteHostStore implements HostStore {
   }
 
   legacyWrite(session: string, messages: Message[]): void {
-    const writer = OlderBuildWriter.open(this.path, this.#options.now === undefined ? {} : { now: this.#options.now });
+    // The v31 trigger mints these rows' uids in SQL; the seeded minter keeps them reproducible.
+    const writer = OlderBuildWriter.open(this.path, {
+      ...(this.#options.now === undefined ? {} : { now: this.#options.now }),
+      ...(this.#options.mintUid === undefined ? {} : { mintUid: this.#options.mintUid }),
+    });
     try {
       writer.append(session, cloneMessages(messages));
     } finally {
