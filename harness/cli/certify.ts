@@ -1,20 +1,18 @@
 import { appendFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
-import { playScenario } from "../host/play.ts";
-import { readManifest } from "../plugins/manifest.ts";
 import { certify } from "../conformance/certification.ts";
+import { runEngineChecks } from "../conformance/run-certification.ts";
 import { CHECKS, selectChecks } from "../conformance/checks/index.ts";
 import { defaultExpectationsPath, ExpectationsError, readExpectations, updatedExpectations, writeExpectations, type Expectations } from "../conformance/expectations.ts";
 import { writeRepros } from "../conformance/repro.ts";
-import { DEFAULT_RUN_TIMEOUT_MS, runChecks, type EngineUnderTest } from "../conformance/runner.ts";
+import { DEFAULT_RUN_TIMEOUT_MS } from "../conformance/runner.ts";
 import { parseShard, shardChecks } from "../conformance/shard.ts";
 import { isUnexpected } from "../conformance/expectations.ts";
 import { reporters } from "../../reports/registry.ts";
 import { certifyJsonOf, RESULT_SCHEMA_VERSION, type ResultJson } from "../../reports/result.ts";
 import { collectRunInfo } from "../../reports/run-info.ts";
 import { writeAllReports } from "../../reports/write-all.ts";
-import { buildScenario } from "../../scenarios/catalogue/index.ts";
 import { loadSelectedEngine, withEngineSelection, type EngineSelectionArgs } from "./engine-options.ts";
 import { NegativeVerdict, UsageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
@@ -78,15 +76,13 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
         }
       }
 
-      const manifestName = loaded.directory === null ? null : await readManifest(loaded.directory).then((manifest) => manifest.name, () => null);
-      const engine: EngineUnderTest = { name: loaded.name, version: loaded.version, selectedName: loaded.selected, manifestName, createFresh: loaded.createFresh };
       const progress = createProgress(io);
       let done = 0;
-      const results = await runChecks(engine, checks, {
-        onResult: (result) => progress.step(`${++done}/${checks.length} ${result.id}: ${result.outcome}`),
+      const { engine, results } = await runEngineChecks(loaded, {
+        checks,
         seed: args.seed,
         timeoutMs: args.timeout,
-        scenarios: { build: buildScenario, play: (scenario, instance, options) => playScenario(scenario, instance, { ...options, engineVersion: loaded.version }) },
+        onResult: (result) => progress.step(`${++done}/${checks.length} ${result.id}: ${result.outcome}`),
       });
 
       if (args["update-expectations"]) {

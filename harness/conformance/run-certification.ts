@@ -1,12 +1,38 @@
 import { playScenario } from "../host/play.ts";
+import { readManifest } from "../plugins/manifest.ts";
 import type { LoadedEngine } from "../plugins/types.ts";
 import { buildScenario } from "../../scenarios/catalogue/index.ts";
 import type { Certification } from "../../reports/result.ts";
 import { certify } from "./certification.ts";
 import { CHECKS } from "./checks/index.ts";
 import { defaultExpectationsPath, readExpectations, type Expectations } from "./expectations.ts";
-import { DEFAULT_RUN_TIMEOUT_MS, runChecks } from "./runner.ts";
+import { DEFAULT_RUN_TIMEOUT_MS, runChecks, type EngineUnderTest } from "./runner.ts";
 import type { Check, CheckResult } from "./types.ts";
+
+export interface EngineChecksOptions {
+  seed: number;
+  checks?: readonly Check[];
+  timeoutMs?: number;
+  onResult?: (result: CheckResult) => void;
+}
+
+/** A loaded engine as the runner tests it: fresh instances, the name it was selected by, its manifest's name (REG-5). */
+export async function engineUnderTest(loaded: LoadedEngine): Promise<EngineUnderTest> {
+  const manifestName = loaded.directory === null ? null : await readManifest(loaded.directory).then((manifest) => manifest.name, () => null);
+  return { name: loaded.name, version: loaded.version, selectedName: loaded.selected, manifestName, createFresh: loaded.createFresh };
+}
+
+/** Run checks (default: all) against a loaded engine, scenarios played on the reference host. */
+export async function runEngineChecks(loaded: LoadedEngine, options: EngineChecksOptions): Promise<{ engine: EngineUnderTest; results: CheckResult[] }> {
+  const engine = await engineUnderTest(loaded);
+  const results = await runChecks(engine, options.checks ?? CHECKS, {
+    seed: options.seed,
+    timeoutMs: options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
+    scenarios: { build: buildScenario, play: (scenario, instance, play) => playScenario(scenario, instance, { ...play, engineVersion: loaded.version }) },
+    ...(options.onResult ? { onResult: options.onResult } : {}),
+  });
+  return { engine, results };
+}
 
 export interface CertificationRun {
   certification: Certification;
@@ -17,12 +43,9 @@ export interface CertificationRun {
 
 /**
  * Certify one loaded engine on the default catalogue: every check (or the ones given), the
- * engine's own expectations file when it has one, scenarios played on the reference host.
+ * engine's own expectations file when it has one.
  */
-export async function runCertification(
-  loaded: LoadedEngine,
-  options: { seed: number; checks?: readonly Check[]; timeoutMs?: number; expectations?: Expectations; onResult?: (result: CheckResult) => void },
-): Promise<CertificationRun> {
+export async function runCertification(loaded: LoadedEngine, options: EngineChecksOptions & { expectations?: Expectations }): Promise<CertificationRun> {
   let expectations = options.expectations;
   const warnings: string[] = [];
   if (expectations === undefined) {
@@ -31,12 +54,6 @@ export async function runCertification(
     expectations = read?.expectations ?? new Map();
     warnings.push(...(read?.warnings ?? []));
   }
-  const engine = { name: loaded.name, version: loaded.version, selectedName: loaded.selected, createFresh: loaded.createFresh };
-  const results = await runChecks(engine, options.checks ?? CHECKS, {
-    seed: options.seed,
-    timeoutMs: options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
-    scenarios: { build: buildScenario, play: (scenario, instance, play) => playScenario(scenario, instance, { ...play, engineVersion: loaded.version }) },
-    ...(options.onResult ? { onResult: options.onResult } : {}),
-  });
+  const { engine, results } = await runEngineChecks(loaded, options);
   return { certification: certify(engine, results, options.seed, expectations), results, warnings };
 }
