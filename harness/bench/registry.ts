@@ -1,4 +1,3 @@
-import type { ContextEngine } from "../contract/context-engine.ts";
 import type { BenchSuiteName, BenchSuiteResult } from "../../reports/result.ts";
 import { runCacheBench } from "./suites/cache.ts";
 import { CACHE_RETRIES_SCENARIO } from "./suites/cache-scenarios.ts";
@@ -6,12 +5,11 @@ import { runOverheadBench } from "./suites/overhead.ts";
 import { runQualityBench } from "./suites/quality.ts";
 import { runStoreSuite } from "./suites/store-suite.ts";
 import { runThroughputSuite } from "./suites/throughput.ts";
+import type { EngineFactory } from "./engine-factory.ts";
 
 /** An engine a suite may create fresh instances of. */
-export interface BenchEngine {
-  name: string;
+export interface BenchEngine extends EngineFactory {
   version: string | null;
-  create(): ContextEngine;
 }
 
 export interface SuiteContext {

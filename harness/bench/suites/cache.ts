@@ -8,11 +8,9 @@ import type { Scenario } from "../../../scenarios/index.ts";
 import type { CacheEngineResult, CacheSuite, Goal } from "../../../reports/result.ts";
 import { addTallies, hitRatio, tallyCache, type CacheTally } from "./cache-metrics.ts";
 import { CeilingEngine, ceilingScenario, DEFAULT_CACHE_SCENARIOS, resolveCacheScenario } from "./cache-scenarios.ts";
+import type { EngineFactory } from "../engine-factory.ts";
 
-export interface BenchEngine {
-  name: string;
-  create(): ContextEngine;
-}
+export type BenchEngine = EngineFactory;
 
 export interface CacheBenchOptions {
   engines: BenchEngine[];

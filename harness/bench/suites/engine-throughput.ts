@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sampleTranscript, type IdStyle } from "../../../engines/shared/sample-transcript.ts";
-import type { ContextEngine } from "../../contract/context-engine.ts";
 import { estimateTokensRough } from "../../contract/tokens.ts";
 import type { Message } from "../../contract/types.ts";
 import { fittedExponent, summarize, type SampleSummary } from "../stats.ts";
+import type { EngineFactory } from "../engine-factory.ts";
 
 /**
  * How the cost of one `compress()` pass grows with the transcript: each engine compacts seeded
@@ -13,10 +13,7 @@ import { fittedExponent, summarize, type SampleSummary } from "../stats.ts";
  * and the exponent of a log-log least-squares fit says whether the cost is linear.
  */
 
-export interface ThroughputEngineSpec {
-  name: string;
-  create: () => ContextEngine;
-}
+export type ThroughputEngineSpec = EngineFactory;
 
 export interface ThroughputOptions {
   /** The model window every engine is configured with (default 64,000 tokens). */
@@ -66,7 +63,7 @@ export interface ThroughputResult {
 export const DEFAULT_SIZES = [1_000, 10_000, 100_000];
 
 export async function runThroughputBench(
-  engines: Array<{ name: string; create: () => ContextEngine }>,
+  engines: EngineFactory[],
   sizes: number[] = DEFAULT_SIZES,
   options: ThroughputOptions = {},
 ): Promise<ThroughputResult> {

@@ -9,6 +9,7 @@ import { generateScenario, sessionMessages } from "../../../scenarios/index.ts";
 import type { Goal, OverheadSuite, OverheadVariant } from "../../../reports/result.ts";
 import { measureInterleaved, type InterleaveOptions, type Variant } from "../interleave.ts";
 import { ratioOfMedians } from "../stats.ts";
+import type { EngineFactory } from "../engine-factory.ts";
 
 /** An engine that overrides nothing optional: the host must treat it exactly like no engine. */
 class InheritingEngine extends ContextEngine {
@@ -32,10 +33,7 @@ class SelectNullEngine extends InheritingEngine {
   }
 }
 
-export interface OverheadEngine {
-  name: string;
-  create(): ContextEngine;
-}
+export type OverheadEngine = EngineFactory;
 
 export interface OverheadBenchOptions {
   /** Messages in the measured request (default 500). */
