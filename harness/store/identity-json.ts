@@ -9,6 +9,30 @@ export function encodeUidList(uids: readonly string[] | undefined): string | nul
   return `[${uids.map((uid) => JSON.stringify(uid)).join(", ")}]`;
 }
 
+/**
+ * The `tool_call_uids` column of whatever a message carries: the same text as
+ * `encodeToolCallUids(toolCallUidMap(raw))`, without building the cleaned map first.
+ */
+export function encodeToolCallUidColumn(raw: unknown): string | null {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
+  const record = raw as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length > 1) keys.sort();
+  let encoded = "";
+  for (const key of keys) {
+    const value = record[key];
+    let text: string;
+    if (typeof value === "string" && value.length > 0) text = JSON.stringify(value);
+    else if (Array.isArray(value)) {
+      const slots = value.map((slot) => (typeof slot === "string" && slot.length > 0 ? JSON.stringify(slot) : "null"));
+      if (slots.every((slot) => slot === "null")) continue;
+      text = `[${slots.join(", ")}]`;
+    } else continue;
+    encoded += `${encoded.length === 0 ? "{" : ", "}${JSON.stringify(key)}: ${text}`;
+  }
+  return encoded.length === 0 ? null : `${encoded}}`;
+}
+
 export function encodeToolCallUids(map: ToolCallUids | undefined): string | null {
   if (map === undefined) return null;
   const keys = Object.keys(map).sort();

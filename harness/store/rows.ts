@@ -3,11 +3,11 @@ import { StoreInputError } from "./errors.ts";
 import {
   decodeToolCallUids,
   decodeUidList,
-  encodeToolCallUids,
+  encodeToolCallUidColumn,
   encodeUidList,
-  toolCallUidMap,
   uidList,
 } from "./identity-json.ts";
+import { jsonUnsafeReason } from "./json-safety.ts";
 import { uidOrNull } from "./uid.ts";
 
 /** One `messages` row as SQLite returns it. */
@@ -86,33 +86,8 @@ export function validateBatch(messages: readonly unknown[]): void {
 }
 
 function assertSerialisable(value: unknown, index: number, field: string): void {
-  let encoded: string | undefined;
-  try {
-    encoded = JSON.stringify(value);
-  } catch (error) {
-    throw new StoreInputError(
-      `message ${index}: ${field} is not JSON-serialisable (${(error as Error).message})`,
-      index,
-    );
-  }
-  if (encoded === undefined || !deepJsonEqual(value, JSON.parse(encoded))) {
-    throw new StoreInputError(`message ${index}: ${field} is not JSON-serialisable (it would not survive a round trip)`, index);
-  }
-}
-
-function deepJsonEqual(original: unknown, parsed: unknown): boolean {
-  if (original === null || typeof original === "string" || typeof original === "boolean") return original === parsed;
-  if (typeof original === "number") return Number.isFinite(original) && original === parsed;
-  if (Array.isArray(original)) {
-    return Array.isArray(parsed) && original.length === parsed.length && original.every((item, i) => deepJsonEqual(item, parsed[i]));
-  }
-  if (typeof original === "object" && Object.getPrototypeOf(original) === Object.prototype) {
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return false;
-    const entries = Object.entries(original as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    const parsedRecord = parsed as Record<string, unknown>;
-    return entries.length === Object.keys(parsedRecord).length && entries.every(([k, v]) => deepJsonEqual(v, parsedRecord[k]));
-  }
-  return false;
+  const reason = jsonUnsafeReason(value);
+  if (reason !== null) throw new StoreInputError(`message ${index}: ${field} is not JSON-serialisable (${reason})`, index);
 }
 
 export function encodeContent(content: Message["content"]): string | null {
@@ -143,8 +118,8 @@ export function bindValues(message: Message, timestamp: number): unknown[] {
     typeof message.display_kind === "string" ? message.display_kind : null,
     message.display_metadata === undefined || message.display_metadata === null ? null : JSON.stringify(message.display_metadata),
     uidOrNull(message.message_uid),
-    encodeUidList(uidList(message._absorbed_message_uids)),
-    encodeToolCallUids(toolCallUidMap(message._tool_call_uids) ?? undefined),
+    message._absorbed_message_uids === undefined ? null : encodeUidList(uidList(message._absorbed_message_uids)),
+    encodeToolCallUidColumn(message._tool_call_uids),
     uidOrNull(message._tool_call_uid),
   ];
 }

@@ -29,46 +29,59 @@ export function idVariants(id: string): string[] {
  * element per occurrence, a scalar fills every occurrence, an unmapped id gives null.
  */
 export function occurrenceSlots(calls: readonly ToolCall[], rawMap: unknown): Array<string | null> {
-  const map = toolCallUidMap(rawMap) ?? {};
-  const seen = new Map<string, number>();
+  return slotsOfMap(calls, toolCallUidMap(rawMap) ?? {});
+}
+
+function slotsOfMap(calls: readonly ToolCall[], map: ToolCallUids): Array<string | null> {
+  let seen: Map<string, number> | null = null;
   return calls.map((call) => {
     const id = toolCallId(call);
     if (id === null) return null;
-    const occurrence = seen.get(id) ?? 0;
-    seen.set(id, occurrence + 1);
     const value = map[id];
     if (typeof value === "string") return value;
-    if (Array.isArray(value)) return value[occurrence] ?? null;
-    return null;
+    if (!Array.isArray(value)) return null;
+    seen ??= new Map();
+    const occurrence = seen.get(id) ?? 0;
+    seen.set(id, occurrence + 1);
+    return value[occurrence] ?? null;
   });
 }
 
 /** Registers an assistant's calls: the last occurrence owns later results; a null slot clears. */
 export function indexToolCallUids(index: ToolCallUidIndex, assistant: Message): void {
-  const calls = toolCallsOf(assistant);
+  indexCalls(index, toolCallsOf(assistant), toolCallUidMap(assistant._tool_call_uids) ?? {});
+}
+
+function indexCalls(index: ToolCallUidIndex, calls: readonly ToolCall[], map: ToolCallUids): void {
   for (const call of calls) {
     const id = toolCallId(call);
-    if (id !== null) for (const variant of idVariants(id)) index.delete(variant);
+    if (id !== null) setVariants(index, id, null);
   }
-  const slots = occurrenceSlots(calls, assistant._tool_call_uids);
-  calls.forEach((call, position) => {
-    const id = toolCallId(call);
-    if (id === null) return;
-    const slot = slots[position] ?? null;
-    for (const variant of idVariants(id)) {
-      if (slot === null) index.delete(variant);
-      else index.set(variant, slot);
-    }
-  });
+  const slots = slotsOfMap(calls, map);
+  for (let position = 0; position < calls.length; position++) {
+    const id = toolCallId(calls[position]);
+    if (id !== null) setVariants(index, id, slots[position] ?? null);
+  }
+}
+
+/** `idVariants` without the array: this runs for every call of every appended message. */
+function setVariants(index: ToolCallUidIndex, id: string, uid: string | null): void {
+  const bar = id.indexOf("|");
+  if (uid === null) {
+    index.delete(id);
+    if (bar > 0) index.delete(id.slice(0, bar));
+  } else {
+    index.set(id, uid);
+    if (bar > 0) index.set(id.slice(0, bar), uid);
+  }
 }
 
 export function resolveToolCallUid(index: ToolCallUidIndex, toolCallIdValue: unknown): string | null {
   if (typeof toolCallIdValue !== "string" || toolCallIdValue.length === 0) return null;
-  for (const variant of idVariants(toolCallIdValue)) {
-    const uid = index.get(variant);
-    if (uid !== undefined) return uid;
-  }
-  return null;
+  const uid = index.get(toolCallIdValue);
+  if (uid !== undefined) return uid;
+  const bar = toolCallIdValue.indexOf("|");
+  return bar > 0 ? (index.get(toolCallIdValue.slice(0, bar)) ?? null) : null;
 }
 
 /**
@@ -85,17 +98,20 @@ export function stampToolCallUids(message: Message, index: ToolCallUidIndex, min
     const calls = toolCallsOf(message);
     if (calls.length === 0) return;
     const raw = message._tool_call_uids;
-    const map: ToolCallUids = toolCallUidMap(raw) ?? {};
+    const supplied = typeof raw === "object" && raw !== null && !Array.isArray(raw);
+    const map: ToolCallUids = supplied ? (toolCallUidMap(raw) ?? {}) : {};
     // An id the map names with only null slots is mapped (its occurrences predate uids), so it
     // is not minted; a result of a call never persisted with a uid has none (TCU-2).
-    const named = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? new Set(Object.keys(raw)) : new Set<string>();
+    let mapped = false;
     for (const call of calls) {
       const id = toolCallId(call);
-      if (id !== null && map[id] === undefined && !named.has(id)) map[id] = mint();
+      if (id === null) continue;
+      if (map[id] === undefined && !(supplied && Object.hasOwn(raw, id))) map[id] = mint();
+      mapped ||= map[id] !== undefined;
     }
-    if (Object.keys(map).length > 0) message._tool_call_uids = map;
+    if (mapped || Object.keys(map).length > 0) message._tool_call_uids = map;
     else delete message._tool_call_uids;
-    indexToolCallUids(index, message);
+    indexCalls(index, calls, map);
     return;
   }
   if (message.role === "tool" && !hasToolCallUid(message)) {
