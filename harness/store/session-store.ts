@@ -6,6 +6,7 @@ import {
   DEFAULT_BACKFILL_CHUNK,
   type BackfillProgress,
 } from "./backfill.ts";
+import { BatchInserter } from "./batch-insert.ts";
 import { StoreInputError } from "./errors.ts";
 import { decodeToolCallUids, decodeUidList, toolCallUidMap, uidList } from "./identity-json.ts";
 import { repairAlternation } from "./merges.ts";
@@ -50,7 +51,7 @@ interface InsertEntry {
 }
 
 const COLUMN_LIST = COPIED_COLUMNS.join(", ");
-const BIND_MARKERS = COPIED_COLUMNS.map(() => "?").join(", ");
+const TIMESTAMP_VALUE = COPIED_COLUMNS.indexOf("timestamp");
 
 /**
  * The SQLite session store (schema v31): sessions, messages with stable identity, and every copy
@@ -63,7 +64,7 @@ export class SessionStore {
   readonly #db: Database;
   readonly #mint: UidMinter;
   readonly #now: () => number;
-  readonly #insert: Statement;
+  readonly #inserter: BatchInserter;
   readonly #selects = new Map<string, Statement>();
 
   private constructor(path: string, db: Database, options: SessionStoreOptions) {
@@ -84,9 +85,7 @@ export class SessionStore {
     });
     markCurrentVersion(db);
     this.openReport = { ...layout, layoutMs, backfill };
-    this.#insert = db.prepare(
-      `INSERT INTO messages (session_id, ${COLUMN_LIST}, active, compacted) VALUES (?, ${BIND_MARKERS}, ?, ?)`,
-    );
+    this.#inserter = new BatchInserter(db);
   }
 
   /** Opens (creating or upgrading) the store at `path`; refuses non-SQLite files and newer stores. */
@@ -486,10 +485,10 @@ export class SessionStore {
 
   // ---- internals ------------------------------------------------------------------------------
 
-  /** Stamps and inserts rows in order inside the caller's transaction; stamping and binding interleave. */
+  /** Stamps every message in order (uids, tool-call uids, timestamp), then inserts the rows inside the caller's transaction. */
   #insertRows(sessionId: string, entries: InsertEntry[], history?: { live: Message[]; offset: number }): number[] {
     const index: ToolCallUidIndex = new Map();
-    return entries.map((entry, position) => {
+    const rows = entries.map((entry, position) => {
       const message = entry.message;
       stampMessageUid(message, this.#mint);
       stampToolCallUids(message, index, this.#mint);
@@ -499,14 +498,15 @@ export class SessionStore {
       }
       const timestamp = typeof message.timestamp === "number" ? message.timestamp : this.#now();
       const values = bindValues(message, timestamp);
-      values.unshift(sessionId);
       values.push(entry.active === false ? 0 : 1, entry.compacted === true ? 1 : 0);
-      const result = this.#insert.run(values);
-      const rowId = Number(result.lastInsertRowid);
-      message.timestamp = timestamp;
-      message._row_id = rowId;
-      return rowId;
+      return values;
     });
+    const rowIds = this.#inserter.insert(sessionId, rows);
+    entries.forEach((entry, position) => {
+      entry.message.timestamp = rows[position]?.[TIMESTAMP_VALUE] as number;
+      entry.message._row_id = rowIds[position];
+    });
+    return rowIds;
   }
 
   /** Clones active rows `from < id <= to` of one session into another, identity columns byte-exact. */
