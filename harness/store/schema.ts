@@ -37,7 +37,6 @@ CREATE TABLE IF NOT EXISTS messages (
   active INTEGER NOT NULL DEFAULT 1,
   compacted INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS idx_messages_session ON messages(session_id, timestamp);
 CREATE INDEX IF NOT EXISTS idx_messages_session_id ON messages(session_id, id);
 `;
 
@@ -132,10 +131,18 @@ export function markCurrentVersion(db: Database): void {
   if (version !== null && version < SCHEMA_VERSION) db.prepare("UPDATE schema_version SET version = ?").run(SCHEMA_VERSION);
 }
 
+/**
+ * Upstream's `(session_id, timestamp)` index. Older builds create it, so the v30 layout has it
+ * and an upgraded store keeps it; a fresh store does without, because no query of this store
+ * orders or filters by timestamp and every index is one more b-tree written per append.
+ */
+const LEGACY_TIMESTAMP_INDEX_SQL = "CREATE INDEX IF NOT EXISTS idx_messages_session ON messages(session_id, timestamp)";
+
 /** The v30 layout (no identity columns, no trigger, no uid index), as an older build leaves it. */
 export function ensureLegacyLayout(db: Database): void {
   db.transaction(() => {
     db.exec(BASE_TABLES_SQL);
+    db.exec(LEGACY_TIMESTAMP_INDEX_SQL);
     if (readSchemaVersion(db) === null) {
       db.prepare("INSERT INTO schema_version (version) VALUES (?)").run(LEGACY_SCHEMA_VERSION);
     }

@@ -58,7 +58,17 @@ describe("schema v31 upgrade (UID-8)", () => {
     expect(names).toEqual(expect.arrayContaining(["idx_messages_session_uid", "messages_message_uid_insert"]));
     const indexSql = (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'idx_messages_session_uid'").get() as { sql: string }).sql;
     expect(indexSql).toMatch(/\(session_id, message_uid\) WHERE active = 1/);
+    expect(names).toContain("idx_messages_session"); // the older build's timestamp index stays
     db.close();
+  });
+
+  it("creates a fresh store with the indexes its queries use and without upstream's timestamp index", () => {
+    const path = tmp.file();
+    SessionStore.open(path).close();
+    const db = rawDb(path);
+    const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'idx_%' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+    db.close();
+    expect(indexes).toEqual(["idx_messages_session_id", "idx_messages_session_uid"]);
   });
 
   it("resumes at the stored cursor and leaves rows of earlier slices untouched", () => {
