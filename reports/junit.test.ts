@@ -64,6 +64,13 @@ describe("junit reporter", () => {
     expect(bench.children.filter((child) => child.name === "testcase")[0]!.children[0]!.attributes.type).toBe("goal-missed");
   });
 
+  it("words a missed floor as falling short of it, not as exceeding it", () => {
+    const reparsed = parseXml(junitReporter.render(sampleResult()));
+    const store = reparsed.children.find((suite) => suite.attributes.name === "bench store")!;
+    const failure = store.children.find((child) => child.name === "testcase")!.children[0]!;
+    expect(failure.attributes.message).toBe("48210 rows/s < 150000 rows/s");
+  });
+
   it("writes no wall-clock timestamp, so the same result gives the same bytes", () => {
     expect(xml).not.toMatch(/timestamp=/);
     expect(junitReporter.render(sampleResult())).toBe(xml);

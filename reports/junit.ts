@@ -3,7 +3,7 @@
  * suite. JUnit has no "expected failure", so an expected outcome is written as <skipped> with its reason.
  */
 import type { Reporter } from "./reporter.ts";
-import type { BenchSuiteResult, Certification, CheckResult, ResultJson } from "./result.ts";
+import { goalBound, type BenchSuiteResult, type Certification, type CheckResult, type ResultJson } from "./result.ts";
 import { element, xmlText } from "./xml.ts";
 
 type Verdict =
@@ -91,7 +91,7 @@ function goalCases(bench: BenchSuiteResult): Case[] {
     timeMs: perGoal,
     verdict: goal.met
       ? { kind: "passed" }
-      : { kind: "failure", type: "goal-missed", message: `${goal.measured} ${goal.unit} > ${goal.limit} ${goal.unit}`, body: `${goal.description}: measured ${goal.measured} ${goal.unit}, goal ≤ ${goal.limit} ${goal.unit}` },
+      : { kind: "failure", type: "goal-missed", message: `${goal.measured} ${goal.unit} ${goal.floor === true ? "<" : ">"} ${goal.limit} ${goal.unit}`, body: `${goal.description}: measured ${goal.measured} ${goal.unit}, goal ${goalBound(goal)} ${goal.limit} ${goal.unit}` },
   }));
 }
 

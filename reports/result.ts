@@ -90,8 +90,10 @@ export interface Certification {
 export interface Goal {
   id: string;
   description: string;
-  /** "≤" goals: met when measured ≤ limit. */
+  /** The bound: a ceiling (met when measured ≤ limit) unless `floor` says otherwise. */
   limit: number;
+  /** True for a floor: met when measured ≥ limit (throughputs). Absent means a ceiling. */
+  floor?: boolean;
   measured: number;
   unit: string;
   met: boolean;
@@ -272,14 +274,21 @@ export const certificationShape = object({
   summary: summaryShape,
 });
 
-const goalShape = object({
-  id: string({ minLength: 1 }),
-  description: string(),
-  limit: number(),
-  measured: number(),
-  unit: string(),
-  met: boolean(),
-});
+const goalShape = object(
+  {
+    id: string({ minLength: 1 }),
+    description: string(),
+    limit: number(),
+    floor: boolean(),
+    measured: number(),
+    unit: string(),
+    met: boolean(),
+  },
+  ["floor"],
+);
+
+/** "≥" for a floor, "≤" for a ceiling: how a goal's limit reads in every report. */
+export const goalBound = (goal: Goal): "≥" | "≤" => (goal.floor === true ? "≥" : "≤");
 
 const suiteBase = { warnings: array(string()), goals: array(goalShape), durationMs: number({ minimum: 0 }) };
 

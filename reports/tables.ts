@@ -1,6 +1,6 @@
 /** Benchmark results as plain tables (strings only), shared by the terminal, markdown and html formats. */
 import { bytes, duration, nanoseconds, percent, sig, times, withThousands } from "./numbers.ts";
-import type { BenchSuiteResult, ResultJson } from "./result.ts";
+import { goalBound, type BenchSuiteResult, type ResultJson } from "./result.ts";
 
 export interface Table {
   id: string;
@@ -114,7 +114,7 @@ function suiteTable(suite: BenchSuiteResult): Table {
 
 function goalsTable(result: ResultJson): Table | null {
   const rows = result.benchmarks.flatMap((suite) =>
-    suite.goals.map((goal) => [suite.suite, goal.description, `${sig(goal.measured, 4)} ${goal.unit}`, `≤ ${sig(goal.limit, 4)} ${goal.unit}`, goal.met ? "met" : "MISSED"]),
+    suite.goals.map((goal) => [suite.suite, goal.description, `${sig(goal.measured, 4)} ${goal.unit}`, `${goalBound(goal)} ${sig(goal.limit, 4)} ${goal.unit}`, goal.met ? "met" : "MISSED"]),
   );
   return rows.length === 0 ? null : { id: "goals", title: "Goals", headers: ["Suite", "Goal", "Measured", "Limit", "Status"], rows, notes: [] };
 }

@@ -31,6 +31,11 @@ describe("tap reporter", () => {
     expect(points.find((line) => line.includes("lcm CMP-2/orphaned-result"))).not.toContain("# TODO");
   });
 
+  it("says which way a missed goal's limit binds", () => {
+    const store = points.find((line) => line.includes("bench store appends")) as string;
+    expect(diagnosticsAfter(store)).toEqual({ measured: 48210, limit: 150000, bound: "at least", unit: "rows/s" });
+  });
+
   it("attaches YAML diagnostics a YAML parser reads back, hostile text intact", () => {
     const diagnostics = diagnosticsAfter("not ok 12 - lcm CMP-2/orphaned-result") as Record<string, any>;
     expect(diagnostics.outcome).toBe("fail");

@@ -52,7 +52,7 @@ export const tapReporter: Reporter = {
         lines.push(
           goal.met
             ? `ok ${description}`
-            : [`not ok ${description}`, ...diagnostics([["measured", goal.measured], ["limit", goal.limit], ["unit", goal.unit]])].join("\n"),
+            : [`not ok ${description}`, ...diagnostics([["measured", goal.measured], ["limit", goal.limit], ["bound", goal.floor === true ? "at least" : "at most"], ["unit", goal.unit]])].join("\n"),
         );
       }
     }

@@ -33,5 +33,6 @@ describe("terminal reporter", () => {
     expect(text).toContain("Compression throughput");
     expect(text).toContain("warning: restore: 3 outliers beyond 3 MAD kept in the sample");
     expect(text).toMatch(/│ overhead\s+│ the identity check itself\s+│ 1\.7 ns\s+│ ≤ 5 ns\s+│ met\s+│/);
+    expect(text).toMatch(/│ store\s+│ appends per second in batches\s+│ 48210 rows\/s\s+│ ≥ 150000 rows\/s\s+│ MISSED\s+│/);
   });
 });

@@ -9,7 +9,7 @@ export async function runStoreSuite(options: { dir: string; rows?: number; legac
     suite: "store",
     warnings: [],
     goals: [
-      { id: "appends", description: "appends per second with uid minting, in batches (a floor: higher is better)", limit: raw.append.goalPerSecond, measured: raw.append.appendsPerSecond, unit: "rows/s", met: raw.append.meetsGoal },
+      { id: "appends", description: "appends per second with uid minting, in batches of 1,000", limit: raw.append.goalPerSecond, floor: true, measured: raw.append.appendsPerSecond, unit: "rows/s", met: raw.append.meetsGoal },
       { id: "backfill-slice", description: "longest write lock of one backfill slice", limit: raw.upgrade.goalSliceMs, measured: raw.upgrade.longestSliceMs, unit: "ms", met: raw.upgrade.meetsGoal },
     ],
     durationMs: performance.now() - started,

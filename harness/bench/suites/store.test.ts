@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runStoreBench } from "./store.ts";
+import { runStoreSuite } from "./store-suite.ts";
 
 describe("the store benchmark", () => {
   it("returns plain figures for appends, restores and a legacy upgrade, and cleans up its files", async () => {
@@ -19,6 +20,19 @@ describe("the store benchmark", () => {
       expect(result.upgrade.slices).toBe(3);
       expect(JSON.parse(JSON.stringify(result))).toEqual(result);
       expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("states the append goal as a floor and the slice goal as a ceiling", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctxbench-store-suite-"));
+    try {
+      const suite = await runStoreSuite({ dir, rows: 1000, legacyRows: 2000 });
+      const [appends, slice] = suite.goals;
+      expect(appends).toMatchObject({ id: "appends", floor: true, limit: 150_000, met: (appends?.measured ?? 0) >= 150_000 });
+      expect(slice?.floor).toBeUndefined();
+      expect(slice?.met).toBe((slice?.measured ?? Infinity) <= 50);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
