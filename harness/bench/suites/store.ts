@@ -28,6 +28,8 @@ export interface StoreBenchResult {
     /** The same rows through the store's SQL alone (pre-encoded, no validation or minting): SQLite's share of an append here. */
     rawSqliteRowsPerSecond: number;
     /** Every row into one session: each batch dirties uid-index pages all over that session's range (worst case). */
+    /** Appends into a fresh store that also has upstream's (session_id, timestamp) index, measured alternately with the headline: what leaving it out buys. */
+    withUpstreamTimestampIndexAppendsPerSecond: number;
     singleSessionAppendsPerSecond: number;
     singleSessionAppendsPerCpuSecond: number;
     goalPerSecond: number;
@@ -70,6 +72,7 @@ export interface StoreBenchOptions {
 }
 
 const APPEND_BATCH = 1000;
+const UPSTREAM_TIMESTAMP_INDEX_SQL = "CREATE INDEX idx_messages_session ON messages(session_id, timestamp)";
 const APPEND_REPEATS = 3;
 const RESTORE_SESSION = 200;
 const RESTORE_SECONDS = 1;
@@ -127,8 +130,13 @@ const sessionFor = (layout: AppendLayout, batch: number): string => (layout === 
  * Each batch is built just before its append and only the appends are timed: a host appends
  * messages it has just produced, not a pre-built heap of every row the run will write.
  */
-function timedAppends(path: string, rows: number, layout: AppendLayout): { perWall: number; perCpu: number } {
+function timedAppends(path: string, rows: number, layout: AppendLayout, extraIndexSql?: string): { perWall: number; perCpu: number } {
   const store = SessionStore.open(path);
+  if (extraIndexSql !== undefined) {
+    const side = openConnection(path, 5000);
+    side.exec(extraIndexSql);
+    side.close();
+  }
   let wall = 0;
   let cpu = 0;
   for (let from = 0, b = 0; from < rows; from += APPEND_BATCH, b++) {
@@ -146,11 +154,14 @@ function benchAppend(dir: string, rows: number): StoreBenchResult["append"] {
   const samples: number[] = [];
   const cpuSamples: number[] = [];
   const rawSamples: number[] = [];
+  const withTimestampIndex: number[] = [];
   for (let repeat = 0; repeat <= APPEND_REPEATS; repeat++) {
     const run = timedAppends(join(dir, `append-${repeat}.db`), rows, "session-per-batch");
+    const indexed = timedAppends(join(dir, `indexed-${repeat}.db`), rows, "session-per-batch", UPSTREAM_TIMESTAMP_INDEX_SQL);
     if (repeat === 0) continue; // warm-up
     samples.push(run.perWall);
     cpuSamples.push(run.perCpu);
+    withTimestampIndex.push(indexed.perWall);
     rawSamples.push(rawSqliteRate(join(dir, `raw-${repeat}.db`), rows));
   }
   const single = timedAppends(join(dir, "append-single.db"), rows, "single-session");
@@ -163,6 +174,7 @@ function benchAppend(dir: string, rows: number): StoreBenchResult["append"] {
     samplesPerSecond: samples,
     appendsPerCpuSecond: median(cpuSamples),
     rawSqliteRowsPerSecond: median(rawSamples),
+    withUpstreamTimestampIndexAppendsPerSecond: median(withTimestampIndex),
     singleSessionAppendsPerSecond: single.perWall,
     singleSessionAppendsPerCpuSecond: single.perCpu,
     goalPerSecond: 150_000,
