@@ -222,8 +222,11 @@ describe("preflight runs before the turn-start flush (CMP-9, UID-2)", () => {
   for (const keepUser of [true, false]) {
     it(`compress sees the new user message without a uid; it is stored once whether the engine ${keepUser ? "keeps" : "drops"} it`, async () => {
       const engine = new TailEngine();
-      let calls = 0;
-      engine.should_compress = () => ++calls === 3;
+      // Yes once, at the first question after two responses: the preflight of turn three.
+      let responses = 0;
+      let fired = false;
+      engine.update_from_response = () => void responses++;
+      engine.should_compress = () => (responses === 2 && !fired ? (fired = true) : false);
       engine.compress = (messages: Message[]) => {
         engine.compressCalls.push(messages);
         const last = messages.at(-1)!;

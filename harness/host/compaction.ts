@@ -103,6 +103,7 @@ async function passInSlot(
   commit(runtime, session, request, output as Message[]);
   recordCompaction(runtime, session, request, "committed", traceInput, outputForTrace, tokensBefore, verdict.tokensAfter, null, durationMs);
   markAwaitingRealUsage(runtime, session);
+  session.awaitingRealUsage = true;
   await notifyHook(runtime, session, "on_session_start", [
     session.storeId,
     { boundary_reason: "compression", old_session_id: oldStoreId, platform: session.platform, conversation_id: null },

@@ -66,6 +66,9 @@ export function restoredSession(runtime: HostRuntime, id: string, platform: stri
     compacting: false,
     timeoutNextCompaction: false,
     generation: 0,
+    awaitingRealUsage: false,
+    turnPasses: 0,
+    progressBlocked: false,
   };
 }
 

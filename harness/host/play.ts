@@ -148,6 +148,9 @@ function openScriptedSession(runtime: HostRuntime, id: string): SessionRuntime {
     compacting: false,
     timeoutNextCompaction: false,
     generation: 0,
+    awaitingRealUsage: false,
+    turnPasses: 0,
+    progressBlocked: false,
   };
   runtime.sessions.set(id, session);
   return session;

@@ -22,6 +22,12 @@ export interface SessionRuntime {
   timeoutNextCompaction: boolean;
   /** Counts store sessions minted for this conversation (rotation, reset). */
   generation: number;
+  /** A pass committed and no provider usage has arrived since: the pre-API and post-tool gates wait for real figures. */
+  awaitingRealUsage: boolean;
+  /** Compaction passes this turn (turn start, pre-API, post-tool), bounded like upstream's max_attempts. */
+  turnPasses: number;
+  /** A pass this turn made too little progress: the pre-API and post-tool gates stay shut until the next turn. */
+  progressBlocked: boolean;
 }
 
 export interface HostSettings {

@@ -25,7 +25,7 @@ class ObservingEngine extends TailEngine {
 }
 
 describe("LIFE-1: lifecycle order", () => {
-  it("update_model → on_session_start → per call update_from_response → per turn should_compress → on_session_end once, at the end", async () => {
+  it("update_model → on_session_start → per turn and per call should_compress, per call update_from_response → on_session_end once, at the end", async () => {
     const sandboxHome = home();
     const engine = new ObservingEngine();
     const { trace } = await playScenario(scenario([turn("hi", "hello"), turn("again", "sure")]), engine, { home: sandboxHome });
@@ -34,7 +34,11 @@ describe("LIFE-1: lifecycle order", () => {
     expect(order.filter((hook) => hook === "on_session_end")).toHaveLength(1);
     expect(order.at(-1)).toBe("on_session_end");
     expect(order.filter((hook) => hook === "update_from_response")).toHaveLength(2);
-    expect(order.filter((hook) => hook === "should_compress")).toHaveLength(2);
+    // Each turn: the turn-start preflight, the pre-API gate of its one request, then the response.
+    expect(order.filter((hook) => hook === "should_compress" || hook === "update_from_response")).toEqual([
+      "should_compress", "should_compress", "update_from_response",
+      "should_compress", "should_compress", "update_from_response",
+    ]);
     const firstTurnEnd = trace.findIndex((event) => event.type === "turn-end");
     const sessionEnd = trace.findIndex((event) => event.type === "engine-call" && event.hook === "on_session_end");
     expect(sessionEnd).toBeGreaterThan(firstTurnEnd);
@@ -179,8 +183,10 @@ describe("WIRE-2: estimates ignore persistence-only fields", () => {
     const { trace } = await playScenario(scenario([turn("hi", "hello"), turn("again", "sure")]), engine, { home: home() });
     const history = engine.ends[0]!.messages.slice(0, 4);
     expect(history.every((message) => typeof message.message_uid === "string")).toBe(true);
-    expect(seen[1]).toBe(estimateTokensRough(stripAll(history)));
+    // seen: per turn the preflight's figure, then the pre-API gate's figure for the assembled request.
+    expect(seen[2]).toBe(estimateTokensRough(stripAll(history)));
     const request = eventsOf(trace, "request")[1]!;
+    expect(seen[3]).toBe(estimateTokensRough(request.messages));
     expect(request.promptTokens).toBe(estimateTokensExact(stripAll(history)));
   });
 });

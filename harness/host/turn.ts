@@ -8,14 +8,13 @@ import type { ScenarioTurn } from "../../scenarios/format.ts";
 import { assembleRequest, type AssembledRequest } from "./assemble.ts";
 import { cloneMessages, cloneValue } from "./clone.ts";
 import { runCompactionPass } from "./compaction.ts";
+import { madeProgress, MAX_TURN_PASSES, postToolGate, preApiGate, turnPass } from "./pressure-gates.ts";
 import { notifyHook } from "./lifecycle.ts";
 import type { HostRuntime, SessionRuntime } from "./runtime.ts";
 import { answerToolCall, warn } from "./tools.ts";
 
 /** Retries of one provider call after transient errors before the turn fails. */
 export const MAX_TRANSIENT_RETRIES = 3;
-/** Passes the turn-start preflight may run while each one makes progress (upstream max_attempts). */
-export const MAX_PREFLIGHT_PASSES = 3;
 /** Overflow compactions one provider call may trigger before the turn gives up. */
 export const MAX_OVERFLOW_PASSES = 2;
 
@@ -50,6 +49,8 @@ export async function playTurn(runtime: HostRuntime, session: SessionRuntime, tu
   if (script.userMessageUid !== undefined) user.message_uid = script.userMessageUid;
   const withUser = [...session.history, user];
   session.history = withUser;
+  session.turnPasses = 0;
+  session.progressBlocked = false;
 
   const preflightExit = await preflight(runtime, session);
   turnStartFlush(runtime, session, user, session.history !== withUser);
@@ -72,7 +73,7 @@ function turnStartFlush(runtime: HostRuntime, session: SessionRuntime, user: Mes
   runtime.store.append(session.storeId, [user]);
 }
 
-/** should_compress on the estimate (up to three passes while they make progress); otherwise one engine-driven pass. */
+/** should_compress on the estimate (up to the turn's three passes while they make progress); otherwise one engine-driven pass. */
 async function preflight(runtime: HostRuntime, session: SessionRuntime): Promise<TurnExit | null> {
   const { engine, recorder } = runtime;
   let tokens = estimateTokensRough(session.history);
@@ -80,11 +81,11 @@ async function preflight(runtime: HostRuntime, session: SessionRuntime): Promise
   let wants = first as { ok: boolean; value?: unknown };
   if (isThenable(first)) wants = await first;
   if (wants.ok && wants.value === true) {
-    for (let pass = 0; pass < MAX_PREFLIGHT_PASSES; pass++) {
-      const result = await runCompactionPass(runtime, session, { trigger: "preflight", currentTokens: tokens });
+    while (session.turnPasses < MAX_TURN_PASSES) {
+      const result = await turnPass(runtime, session, { trigger: "preflight", currentTokens: tokens });
       if (result.outcome === "timeout") return "context_compression_timeout";
-      if (result.outcome !== "committed" || result.tokensAfter === null || result.tokensAfter > result.tokensBefore * 0.95) break;
-      tokens = result.tokensAfter;
+      if (!madeProgress(result)) break;
+      tokens = result.tokensAfter ?? tokens;
       const again = recorder.callHook(engine, "should_compress", [tokens], { session: session.id, detail: { prompt_tokens: tokens, site: "preflight" } });
       const answer = isThenable(again) ? await again : again;
       if (!answer.ok || answer.value !== true) break;
@@ -104,6 +105,8 @@ async function preflight(runtime: HostRuntime, session: SessionRuntime): Promise
   });
   const answer = isThenable(maintenance) ? await maintenance : maintenance;
   if (answer.ok && answer.value === true) {
+    // One maintenance pass; a no-op here does not shut the later gates (upstream's blocker stays unarmed).
+    session.turnPasses++;
     const result = await runCompactionPass(runtime, session, { trigger: "engine-preflight", currentTokens: tokens });
     if (result.outcome === "timeout") return "context_compression_timeout";
   }
@@ -120,6 +123,9 @@ async function toolLoop(runtime: HostRuntime, session: SessionRuntime, state: Tu
     for (;;) {
       const pending = assemble(runtime, session);
       const assembled = isThenable(pending) ? await pending : pending;
+      const gate = await preApiGate(runtime, session, assembled.messages);
+      if (gate === "timeout") return "context_compression_timeout";
+      if (gate === "compacted") continue; // assemble again: the history changed under the request
       reply = runtime.provider.respond({ session: session.id, messages: assembled.messages, cacheBreakpoints: assembled.cacheBreakpoints, step, attempt });
       state.apiCalls++;
       recordExchange(runtime, session, state, assembled, reply, attempt, step.fault?.kind === "slow" ? "slow" : null);
@@ -150,6 +156,7 @@ async function toolLoop(runtime: HostRuntime, session: SessionRuntime, state: Tu
     state.usage = reply.usage;
     const updated = runtime.recorder.callHook(runtime.engine, "update_from_response", [cloneValue(reply.usage)], { session: session.id });
     if (isThenable(updated)) await updated;
+    session.awaitingRealUsage = false;
 
     // An imported scenario replays the recorded identity: uids the store then keeps.
     if (step.messageUid !== undefined) reply.message.message_uid = step.messageUid;
@@ -166,6 +173,8 @@ async function toolLoop(runtime: HostRuntime, session: SessionRuntime, state: Tu
     }
     runtime.store.append(session.storeId, batch);
     if ((step.toolCalls ?? []).length === 0) return "completed";
+    const afterTools = await postToolGate(runtime, session, state.usage?.prompt_tokens ?? null);
+    if (afterTools === "timeout") return "context_compression_timeout";
   }
   return "completed";
 }
