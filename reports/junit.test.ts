@@ -46,9 +46,9 @@ describe("junit reporter", () => {
   it("writes an expected failure as skipped with the reason, and a timeout as an error", () => {
     const expected = caseOf(suiteOf("lcm"), "SEL-8/stable-selection").children[0]!;
     expect(expected.name).toBe("skipped");
-    expect(expected.attributes.message).toMatch(/^expected: selection reordered 2 messages/);
+    expect(expected.text).toMatch(/^expected: selection reordered 2 messages/);
     expect(caseOf(suiteOf("lcm"), "THR-2/no-cross-session").children[0]!.name).toBe("error");
-    expect(caseOf(suiteOf("truncate"), "SEL-6/null-means-unchanged").children[0]!.attributes.message).toBe("not-claimed: select_context");
+    expect(caseOf(suiteOf("truncate"), "SEL-6/null-means-unchanged").children[0]!.text).toBe("not-claimed: select_context");
     expect(caseOf(suiteOf("compressor"), "CMP-2/orphaned-result").children).toEqual([]);
   });
 
