@@ -28,12 +28,13 @@ export function runCommand(io: CliIo): CommandModule<object, RunArgs> {
       withEngineSelection(yargs)
         .option("scenario", { type: "string", demandOption: true, describe: "A catalogue name (ctxbench scenarios list) or a scenario JSON file" })
         .option("seed", { type: "number", describe: `Seed: builds a catalogue scenario (default ${DEFAULT_SEED}) or replaces a file's seed` })
-        .option("trace", { type: "string", describe: 'Where to write the trace, one event per line (default <scenario>.trace.jsonl; --trace=- for stdout)' })
+        .option("trace", { type: "string", describe: 'Where to write the trace, one event per line (default <scenario>.trace.jsonl; a path ending in .gz is gzip-compressed; --trace=- for stdout)' })
         .option("home", { type: "string", describe: "Sandbox directory for the engine and the session store (default: a temporary directory, removed afterwards)" })
         .option("compaction-timeout", { type: "number", describe: "Host timeout of one compaction pass in ms (default: the scenario's, else 120000)" })
         .option("json", { type: "boolean", default: false, describe: "Print the run summary as JSON" })
         .example("ctxbench run --engine compressor --scenario basic", "play the catalogue's basic scenario, trace in basic.trace.jsonl")
-        .example("ctxbench run --engine lcm --scenario my.json --seed 3 --trace out.jsonl", "a scenario file with seed 3") as unknown as Argv<RunArgs>,
+        .example("ctxbench run --engine lcm --scenario my.json --seed 3 --trace out.jsonl", "a scenario file with seed 3")
+        .example("ctxbench run --scenario long-session --trace long.jsonl.gz", "a compressed trace (a long session is ~600 MB as plain JSONL)") as unknown as Argv<RunArgs>,
     handler: async (args) => {
       const scenario = resolveScenario(io, args.scenario, args.seed);
       const compactionTimeoutMs = positiveOption("--compaction-timeout", args["compaction-timeout"]);

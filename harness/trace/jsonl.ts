@@ -1,4 +1,6 @@
 import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { canonicalJson } from "./canonical-json.ts";
 import type { Trace, TraceEvent } from "./events.ts";
 
@@ -14,21 +16,39 @@ export function serializeTrace(trace: Trace): string {
 
 export function parseTrace(text: string): Trace {
   const events: TraceEvent[] = [];
-  const lines = text.split("\n");
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index]!;
-    if (line.trim() === "") continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch (error) {
-      throw new Error(`trace line ${index + 1} is not JSON: ${(error as Error).message}`);
-    }
-    if (parsed === null || typeof parsed !== "object" || typeof (parsed as { type?: unknown }).type !== "string") {
-      throw new Error(`trace line ${index + 1} is not an event (no "type" field)`);
-    }
-    events.push(parsed as TraceEvent);
+  text.split("\n").forEach((line, index) => pushEvent(events, line, index + 1));
+  return events;
+}
+
+function pushEvent(events: TraceEvent[], line: string, lineNumber: number): void {
+  if (line.trim() === "") return;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch (error) {
+    throw new Error(`trace line ${lineNumber} is not JSON: ${(error as Error).message}`);
   }
+  if (parsed === null || typeof parsed !== "object" || typeof (parsed as { type?: unknown }).type !== "string") {
+    throw new Error(`trace line ${lineNumber} is not an event (no "type" field)`);
+  }
+  events.push(parsed as TraceEvent);
+}
+
+/**
+ * Parses JSONL bytes a slice at a time: a long scenario's trace is larger than the longest string
+ * V8 allows, so it is never decoded whole. Characters split across slices are decoded intact.
+ */
+export function parseTraceBytes(bytes: Uint8Array, sliceBytes = 1 << 24): Trace {
+  const events: TraceEvent[] = [];
+  const decoder = new StringDecoder("utf8");
+  let pending = "";
+  let lineNumber = 0;
+  for (let offset = 0; offset < bytes.length; offset += sliceBytes) {
+    const lines = (pending + decoder.write(Buffer.from(bytes.buffer, bytes.byteOffset + offset, Math.min(sliceBytes, bytes.length - offset)))).split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) pushEvent(events, line, ++lineNumber);
+  }
+  pushEvent(events, pending + decoder.end(), ++lineNumber);
   return events;
 }
 
@@ -48,17 +68,25 @@ export function streamTrace(trace: Trace, sink: (chunk: string) => void): void {
   if (buffer.length > 0) sink(buffer);
 }
 
+/** A path ending in `.gz` is written gzip-compressed (a long-session trace shrinks about tenfold). */
+export const isGzipPath = (path: string): boolean => path.endsWith(".gz");
+
 export function writeTraceFile(path: string, trace: Trace): void {
   const fd = openSync(path, "w");
+  const gzip = isGzipPath(path);
   try {
-    streamTrace(trace, (chunk) => void writeSync(fd, chunk));
+    // Each chunk is its own gzip member; gunzip reads the concatenation as one stream.
+    streamTrace(trace, gzip ? (chunk) => void writeSync(fd, gzipSync(chunk)) : (chunk) => void writeSync(fd, chunk));
   } finally {
     closeSync(fd);
   }
 }
 
+/** Reads a trace written by writeTraceFile, gzip-compressed or not (told by the file's first bytes). */
 export function readTraceFile(path: string): Trace {
-  return parseTrace(readFileSync(path, "utf8"));
+  const bytes = readFileSync(path);
+  const gzipped = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+  return parseTraceBytes(gzipped ? gunzipSync(bytes) : bytes);
 }
 
 /** The serialized trace with every `durationMs` value zeroed: equal for two runs of one seed. */

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ctxbench as runCli, REPO } from "./support.ts";
-import { parseTrace, serializeTraceWithoutDurations } from "../../harness/trace/jsonl.ts";
+import { parseTrace, readTraceFile, serializeTraceWithoutDurations } from "../../harness/trace/jsonl.ts";
 
 const FIXTURE = join(REPO, "harness/host/fixtures/two-sessions.json");
 const work = mkdtempSync(join(tmpdir(), "ctxbench-e2e-run-"));
@@ -12,10 +12,10 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const ctxbench = (args: string[]) => runCli(args, { cwd: work, timeoutMs: 90_000 });
 
 describe("ctxbench run (as a process)", () => {
-  it("writes a JSONL trace for a scenario file, byte-identical apart from durations across runs", async () => {
+  it("writes a JSONL trace for a scenario file (gzip-compressed for a .gz path), identical apart from durations across runs", async () => {
     const [first, second] = await Promise.all([
       ctxbench(["run", "--engine", "compressor", "--scenario", FIXTURE, "--trace", "a.jsonl", "--json"]),
-      ctxbench(["run", "--engine", "compressor", "--scenario", FIXTURE, "--trace", "b.jsonl"]),
+      ctxbench(["run", "--engine", "compressor", "--scenario", FIXTURE, "--trace", "b.jsonl.gz"]),
     ]);
     expect(first.code, first.stderr).toBe(0);
     expect(second.code, second.stderr).toBe(0);
@@ -27,7 +27,8 @@ describe("ctxbench run (as a process)", () => {
     expect(trace.at(-1)?.type).toBe("run-end");
     const request = trace.find((event) => event.type === "request");
     expect(request).toMatchObject({ type: "request", session: "alpha" });
-    expect(serializeTraceWithoutDurations(parseTrace(readFileSync(join(work, "b.jsonl"), "utf8")))).toBe(serializeTraceWithoutDurations(trace));
+    expect(readFileSync(join(work, "b.jsonl.gz")).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    expect(serializeTraceWithoutDurations(readTraceFile(join(work, "b.jsonl.gz")))).toBe(serializeTraceWithoutDurations(trace));
     const summary = JSON.parse(first.stdout) as { turns: number; requests: number; sessions: number; trace: string };
     expect(summary).toMatchObject({ turns: 4, sessions: 2, trace: join(work, "a.jsonl") });
     expect(summary.requests).toBe(trace.filter((event) => event.type === "request").length);
