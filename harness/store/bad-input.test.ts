@@ -15,6 +15,12 @@ const circular = (): unknown[] => {
   return [part];
 };
 
+const deeplyNested = (): unknown => {
+  let value: unknown[] = [];
+  for (let i = 0; i < 200_000; i++) value = [value];
+  return value;
+};
+
 describe("a batch the store cannot persist is refused whole", () => {
   it.each([
     ["a message that is not an object", () => "just a string", /message 1 is not an object/],
@@ -24,6 +30,7 @@ describe("a batch the store cannot persist is refused whole", () => {
     ["circular content", () => ({ role: "user", content: circular() }), /message 1: content is not JSON-serialisable/],
     ["content holding a function", () => ({ role: "user", content: [{ type: "text", text: () => "x" }] }), /message 1: content is not JSON-serialisable/],
     ["content that is a number", () => ({ role: "user", content: 5 }), /message 1: content must be a string/],
+    ["content nested deeper than the stack", () => ({ role: "user", content: [{ type: "text", text: "x", nested: deeplyNested() }] }), /message 1: content is not JSON-serialisable \(it is nested too deeply/],
     ["tool calls that cannot be serialised", () => ({ role: "assistant", content: null, tool_calls: [{ id: "c", n: 2n }] }), /message 1: tool_calls is not JSON-serialisable/],
   ])("%s: names the message index, writes nothing and stamps nothing", (_name, bad, pattern) => {
     const store = openStore(tmp.file());

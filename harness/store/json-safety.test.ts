@@ -78,4 +78,11 @@ describe("jsonUnsafeReason", () => {
     expect(jsonUnsafeReason({ at: new Date(0) })).toMatch(/Date object/);
     expect(jsonUnsafeReason([Number.NaN])).toMatch(/non-finite number NaN/);
   });
+
+  it("answers for a value nested deeper than the stack, as JSON.stringify would fail on it", () => {
+    let deep: unknown[] = [];
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(survivesRoundTrip(deep)).toBe(false);
+    expect(jsonUnsafeReason(deep)).toMatch(/nested too deeply/);
+  });
 });

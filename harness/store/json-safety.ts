@@ -4,7 +4,12 @@
  * Plain objects may hold `undefined` values (JSON drops those keys, as the caller expects).
  */
 export function jsonUnsafeReason(value: unknown): string | null {
-  return reasonAt(value, []);
+  try {
+    return reasonAt(value, []);
+  } catch (error) {
+    if (error instanceof RangeError) return "it is nested too deeply to serialise";
+    throw error;
+  }
 }
 
 function reasonAt(value: unknown, ancestors: object[]): string | null {
