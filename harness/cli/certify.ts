@@ -1,8 +1,12 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync, existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { join, resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { certify } from "../conformance/certification.ts";
-import { runEngineChecks } from "../conformance/run-certification.ts";
+import { engineUnderTest, runEngineChecks } from "../conformance/run-certification.ts";
+import { runChecksIsolated, type SettledSources } from "../conformance/isolated-runner.ts";
+import type { CheckResult } from "../conformance/types.ts";
 import { CHECKS, selectChecks } from "../conformance/checks/index.ts";
 import { defaultExpectationsPath, ExpectationsError, readExpectations, updatedExpectations, writeExpectations, type Expectations } from "../conformance/expectations.ts";
 import { writeRepros } from "../conformance/repro.ts";
@@ -30,6 +34,7 @@ interface CertifyArgs extends EngineSelectionArgs {
   out?: string | undefined;
   shard?: string | undefined;
   timeout: number;
+  isolate: boolean;
 }
 
 /** `ctxbench certify`: run the conformance checks against one engine and give a verdict. */
@@ -47,6 +52,11 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
         .option("out", { type: "string", describe: "Write every format (result.json, junit.xml, report.md, …) and the repro files into this directory (without it, repro files of failures go to ./ctxbench-repro)" })
         .option("shard", { type: "string", describe: "Run shard i of n (i/n); join the shards' result.json files with ctxbench merge" })
         .option("timeout", { type: "number", default: DEFAULT_RUN_TIMEOUT_MS, describe: "Limit of one scenario or probe run in ms; its checks time out with it" })
+        .option("isolate", {
+          type: "boolean",
+          default: true,
+          describe: "Run the engine in a worker process, so one that never returns control (a synchronous loop) times out its checks instead of hanging certify; --no-isolate runs it in this process (for a debugger)",
+        })
         .example("ctxbench certify --engine lcm", "certify a bundled engine")
         .example("ctxbench certify --plugins ./plugins --engine mine --out results", "certify your plugin, writing JUnit, Markdown and repro files")
         .example("ctxbench certify --engine mine --checks CMP-2 --seed 7", "replay one rule's checks with another seed") as unknown as Argv<CertifyArgs>,
@@ -78,12 +88,17 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
 
       const progress = createProgress(io);
       let done = 0;
-      const { engine, results } = await runEngineChecks(loaded, {
-        checks,
-        seed: args.seed,
-        timeoutMs: args.timeout,
-        onResult: (result) => progress.step(`${++done}/${checks.length} ${result.id}: ${result.outcome}`),
-      });
+      const onResult = (result: CheckResult) => progress.step(`${++done}/${checks.length} ${result.id}: ${result.outcome}`);
+      const engine = await engineUnderTest(loaded);
+      const results = args.isolate
+        ? await runChecksIsolated(checks, {
+            timeoutMs: args.timeout,
+            spawnWorker: (ids, settled) => spawnCheckWorker(io, args, ids, settled),
+            onResult,
+            // The worker repeats the loader's warnings, which this process printed already.
+            onWorkerStderr: (text) => io.stderr(text.split("\n").filter((line) => !line.startsWith("warning: ")).join("\n")),
+          })
+        : (await runEngineChecks(loaded, { checks, seed: args.seed, timeoutMs: args.timeout, onResult })).results;
 
       if (args["update-expectations"]) {
         const target = expectationsPath ?? join(loaded.directory ?? io.cwd, "expectations.yaml");
@@ -131,4 +146,17 @@ function commandLine(selection: string, args: CertifyArgs): string {
   if (args.checks && args.checks.length > 0) parts.push(`--checks ${args.checks.join(" ")}`);
   if (args.shard) parts.push(`--shard ${args.shard}`);
   return parts.join(" ");
+}
+
+const CLI_ENTRY = fileURLToPath(new URL("../../bin/ctxbench.mjs", import.meta.url));
+
+/** A `ctxbench check-worker` child for these checks, selecting the engine exactly as this run did. */
+function spawnCheckWorker(io: CliIo, args: CertifyArgs, checkIds: string[], settled: SettledSources): ChildProcess {
+  const argv = [CLI_ENTRY, "check-worker", "--seed", String(args.seed), "--timeout", String(args.timeout), "--settled", JSON.stringify(settled)];
+  if (args.engine !== undefined) argv.push("--engine", args.engine);
+  for (const dir of args.plugins ?? []) argv.push("--plugins", dir);
+  if (args["plugin-module"] !== undefined) argv.push("--plugin-module", args["plugin-module"]);
+  if (args.config !== undefined) argv.push("--config", args.config);
+  argv.push("--check-id", ...checkIds);
+  return spawn(process.execPath, argv, { cwd: io.cwd, env: io.env, stdio: ["ignore", "pipe", "pipe"] });
 }

@@ -1,6 +1,7 @@
 import type { CommandModule } from "yargs";
 import type { CliIo } from "./io.ts";
 import { certifyCommand } from "./certify.ts";
+import { checkWorkerCommand } from "./check-worker.ts";
 import { benchCommand } from "./bench.ts";
 import { compareCommand } from "./compare.ts";
 import { enginesCommand } from "./engines.ts";
@@ -17,6 +18,7 @@ export type CommandFactory = (io: CliIo) => CommandModule<object, any>;
 export const commandFactories: CommandFactory[] = [
   benchCommand,
   certifyCommand,
+  checkWorkerCommand,
   compareCommand,
   enginesCommand,
   mainJobCommand,

@@ -6,7 +6,7 @@ import type { Certification } from "../../reports/result.ts";
 import { certify } from "./certification.ts";
 import { CHECKS } from "./checks/index.ts";
 import { defaultExpectationsPath, readExpectations, type Expectations } from "./expectations.ts";
-import { DEFAULT_RUN_TIMEOUT_MS, runChecks, type EngineUnderTest } from "./runner.ts";
+import { DEFAULT_RUN_TIMEOUT_MS, runChecks, type EngineUnderTest, type RunnerOptions } from "./runner.ts";
 import type { Check, CheckResult } from "./types.ts";
 
 export interface EngineChecksOptions {
@@ -14,6 +14,8 @@ export interface EngineChecksOptions {
   checks?: readonly Check[];
   timeoutMs?: number;
   onResult?: (result: CheckResult) => void;
+  onSourceStart?: RunnerOptions["onSourceStart"];
+  settledSources?: RunnerOptions["settledSources"];
 }
 
 /** A loaded engine as the runner tests it: fresh instances, the name it was selected by, its manifest's name (REG-5). */
@@ -30,6 +32,8 @@ export async function runEngineChecks(loaded: LoadedEngine, options: EngineCheck
     timeoutMs: options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
     scenarios: { build: buildScenario, play: (scenario, instance, play) => playScenario(scenario, instance, { ...play, engineVersion: loaded.version }) },
     ...(options.onResult ? { onResult: options.onResult } : {}),
+    ...(options.onSourceStart ? { onSourceStart: options.onSourceStart } : {}),
+    ...(options.settledSources ? { settledSources: options.settledSources } : {}),
   });
   return { engine, results };
 }

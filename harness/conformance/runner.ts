@@ -34,6 +34,13 @@ export interface RunnerOptions {
   scenarios?: { build: ScenarioBuilder; play: ScenarioPlayer };
   /** Called as each check finishes (progress output). */
   onResult?: (result: CheckResult) => void;
+  /** Called as a scenario or probe starts playing (the isolated runner's heartbeat). */
+  onSourceStart?: (source: string) => void;
+  /**
+   * Sources not to play, each with the outcome every check naming it gets instead: the isolated
+   * runner passes the ones an earlier worker process hung or died on.
+   */
+  settledSources?: ReadonlyMap<string, { outcome: Extract<Outcome, "error" | "timeout">; message: string }>;
 }
 
 export const DEFAULT_RUN_TIMEOUT_MS = 20_000;
@@ -53,6 +60,7 @@ export function sourcesOf(check: Check, withScenarios: boolean): string[] {
 export async function runChecks(engine: EngineUnderTest, checks: readonly Check[], options: RunnerOptions): Promise<CheckResult[]> {
   const sandboxRoot = mkdtempSync(join(options.sandboxRoot ?? tmpdir(), "ctxbench-certify-"));
   const played = new Map<string, Promise<SourceOutcome>>();
+  for (const [source, settled] of options.settledSources ?? []) played.set(source, Promise.resolve({ ok: false, ...settled, durationMs: 0 }));
   const results: CheckResult[] = [];
   try {
     for (const check of checks) {
@@ -63,6 +71,7 @@ export async function runChecks(engine: EngineUnderTest, checks: readonly Check[
         let pending = played.get(source);
         const firstUse = pending === undefined;
         if (!pending) {
+          options.onSourceStart?.(source);
           pending = playSource(source, engine, options, sandboxRoot);
           played.set(source, pending);
         }

@@ -46,6 +46,25 @@ export class BrokenEngine extends ContextEngine {
   return root;
 }
 
+/** A plugin whose compress() never returns control (`spin`) or ends the process (`exit`). */
+function misbehavingPlugin(root: string, name: string, body: string): string {
+  const directory = join(root, name);
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(join(directory, "plugin.yaml"), `name: ${name}\ndescription: compress misbehaves\nversion: 1.0.0\n`);
+  writeFileSync(
+    join(directory, "index.mjs"),
+    `import { ContextEngine } from ${JSON.stringify(join(REPO, "harness/contract/context-engine.ts"))};
+export class MisbehavingEngine extends ContextEngine {
+  name = ${JSON.stringify(name)};
+  update_from_response(usage) { this.last_prompt_tokens = usage.prompt_tokens; this.last_completion_tokens = usage.completion_tokens; this.last_total_tokens = usage.total_tokens; }
+  should_compress(tokens) { return (tokens ?? this.last_prompt_tokens) >= this.threshold_tokens; }
+  compress(messages) { ${body} }
+}
+`,
+  );
+  return root;
+}
+
 const cases = (suite: XmlElement) => suite.children.filter((child) => child.name === "testcase");
 const caseOf = (xml: XmlElement, id: string) => xml.children.flatMap(cases).find((test) => test.attributes["name"]?.startsWith(`${id} `))!;
 
@@ -94,6 +113,28 @@ describe("ctxbench certify (as a process)", () => {
     const markdown = readFileSync(summary, "utf8");
     expect(markdown).toMatch(/^\|.*\|$/m);
     expect(markdown).toContain("ABC-6");
+  });
+
+  it("finishes with a verdict when compress() never returns control or ends the process: those checks time out or error, the rest run", async () => {
+    const root = join(work, "misbehaving-plugins");
+    misbehavingPlugin(root, "spin", "for (;;) {}");
+    misbehavingPlugin(root, "quit", "process.exit(7);");
+    const certifyOne = (engine: string) => ctxbench(["certify", "--plugins", root, "--engine", engine, "--checks", "ABC-2", "ABC-5", "ABC-6", "--timeout", "1000", "--format", "json"]);
+    const [spin, quit] = await Promise.all([certifyOne("spin"), certifyOne("quit")]);
+    for (const [run, outcome, message] of [
+      [spin, "timeout", /probe:compress did not return control within 6000 ms: the engine blocked the event loop/],
+      [quit, "error", /probe:compress: the worker process running it exited \(code 7\)/],
+    ] as const) {
+      expect(run.code, run.stderr).toBe(1);
+      const json = JSON.parse(run.stdout) as { verdict: string; checks: Array<{ id: string; outcome: string; message: string }> };
+      expect(json.verdict).toBe("not-certified");
+      expect(json.checks.map((check) => [check.id, check.outcome])).toEqual([
+        ["ABC-2/usage-echo", "pass"],
+        ["ABC-5/compression-count", outcome],
+        ["ABC-6/should-compress-boolean", "pass"],
+      ]);
+      expect(json.checks[1]!.message).toMatch(message);
+    }
   });
 
   it("honours an expectations file beside the plugin: the known failure is expected, and JUnit shows it skipped with the reason", async () => {
