@@ -95,8 +95,8 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
             timeoutMs: args.timeout,
             spawnWorker: (ids, settled) => spawnCheckWorker(io, args, ids, settled),
             onResult,
-            // The worker repeats the loader's warnings, which this process printed already.
-            onWorkerStderr: (text) => io.stderr(text.split("\n").filter((line) => !line.startsWith("warning: ")).join("\n")),
+            // To stderr, so stdout stays the report; the loader's warnings were printed here already.
+            onWorkerOutput: (text) => io.stderr(text.split("\n").filter((line) => !line.startsWith("warning: ")).join("\n")),
           })
         : (await runEngineChecks(loaded, { checks, seed: args.seed, timeoutMs: args.timeout, onResult })).results;
 

@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { CHECKS } from "../conformance/checks/index.ts";
 import { runEngineChecks } from "../conformance/run-certification.ts";
-import type { WorkerEvent, SettledSources } from "../conformance/isolated-runner.ts";
+import { workerEventLine, type SettledSources, type WorkerEvent } from "../conformance/isolated-runner.ts";
 import { loadSelectedEngine, withEngineSelection, type EngineSelectionArgs } from "./engine-options.ts";
 import { UsageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
@@ -33,7 +33,7 @@ export function checkWorkerCommand(io: CliIo): CommandModule<object, CheckWorker
       const checks = CHECKS.filter((check) => wanted.has(check.id));
       if (checks.length !== wanted.size) throw new UsageError(`unknown check id among ${[...wanted].join(", ")}`);
       const settled = new Map(JSON.parse(args.settled) as SettledSources);
-      const emit = (event: WorkerEvent) => io.stdout(`${JSON.stringify(event)}\n`);
+      const emit = (event: WorkerEvent) => io.stdout(workerEventLine(event));
       const loaded = await loadSelectedEngine(io, args, { strict: true });
       await runEngineChecks(loaded, {
         checks,

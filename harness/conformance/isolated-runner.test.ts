@@ -1,14 +1,15 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { runChecksIsolated, type SettledSources } from "./isolated-runner.ts";
+import { runChecksIsolated, workerEventLine, type SettledSources, type WorkerEvent } from "./isolated-runner.ts";
 import type { Check, CheckResult } from "./types.ts";
 
 const check = (id: string, probes: string[]): Check => ({ id, rule: id.split("/")[0]!, level: "MUST", title: id, scenarios: [], probes, evaluate: () => ({ outcome: "pass", message: "", evidence: [] }) });
 const result = (id: string): CheckResult => ({ id, rule: id.split("/")[0]!, level: "MUST", title: id, sources: [], outcome: "pass", message: "ok", evidence: [], durationMs: 1 });
 
 /** A worker played by `node -e`: it writes the given lines, then runs `tail` (code: spin, exit, or nothing). */
-function fakeWorker(lines: object[], tail: string) {
-  const script = `${lines.map((line) => `process.stdout.write(${JSON.stringify(`${JSON.stringify(line)}\n`)});`).join("")}${tail}`;
+function fakeWorker(lines: Array<WorkerEvent | string>, tail: string) {
+  const text = (line: WorkerEvent | string) => (typeof line === "string" ? line : workerEventLine(line));
+  const script = `${lines.map((line) => `process.stdout.write(${JSON.stringify(text(line))});`).join("")}${tail}`;
   return spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "pipe"] });
 }
 
@@ -29,6 +30,17 @@ describe("runChecksIsolated", () => {
     expect(calls.map((call) => call.ids)).toEqual([["A-1/a", "B-1/b"], ["B-1/b"]]);
     expect(calls[1]!.settled).toEqual([["probe:two", { outcome: "timeout", message: expect.stringMatching(/^probe:two did not return control within 500 ms/) }]]);
     expect(results.map((r) => [r.id, r.outcome])).toEqual([["A-1/a", "pass"], ["B-1/b", "timeout"]]);
+  });
+
+  it("passes on what the engine prints on stdout, even glued to an event line, and parses only events", async () => {
+    const printed: string[] = [];
+    const results = await runChecksIsolated([checks[0]!], {
+      timeoutMs: 100,
+      onWorkerOutput: (text) => printed.push(text),
+      spawnWorker: () => fakeWorker(["engine says hi\n", { event: "source", source: "probe:one" }, "no newline", { event: "result", result: result("A-1/a") }, { event: "done" }], ""),
+    });
+    expect(results.map((r) => r.id)).toEqual(["A-1/a"]);
+    expect(printed.join("")).toBe("engine says hi\nno newline\n");
   });
 
   it("fails loudly when a worker dies before it starts any source, with what it printed", async () => {

@@ -4,6 +4,14 @@ import type { Check, CheckResult, Outcome } from "./types.ts";
 /** One line a check worker writes on stdout. */
 export type WorkerEvent = { event: "source"; source: string } | { event: "result"; result: CheckResult } | { event: "done" };
 
+/**
+ * Marks a worker's event lines: the engine shares the worker's stdout, and whatever else it
+ * prints there is passed on as the engine's output, never parsed.
+ */
+export const WORKER_EVENT_PREFIX = "\u0000ctxbench-event ";
+
+export const workerEventLine = (event: WorkerEvent): string => `${WORKER_EVENT_PREFIX}${JSON.stringify(event)}\n`;
+
 /** Sources a worker must not play, with the outcome their checks get instead. */
 export type SettledSources = Array<[string, { outcome: Extract<Outcome, "error" | "timeout">; message: string }]>;
 
@@ -15,8 +23,8 @@ export interface IsolatedRunOptions {
   /** Starts a worker for these checks; its stdout carries WorkerEvent lines. */
   spawnWorker: (checkIds: string[], settled: SettledSources) => ChildProcess;
   onResult?: (result: CheckResult) => void;
-  /** The worker's stderr, as it comes. */
-  onWorkerStderr?: (text: string) => void;
+  /** The worker's stderr, and anything on its stdout that is not an event (the engine's own prints). */
+  onWorkerOutput?: (text: string) => void;
 }
 
 type WorkerEnd = { kind: "done" } | { kind: "stalled"; lastSource: string | null } | { kind: "exited"; lastSource: string | null; exit: string; stderrTail: string };
@@ -96,8 +104,11 @@ function runWorker(
       const lines = (pending + chunk).split("\n");
       pending = lines.pop() ?? "";
       for (const line of lines) {
-        if (line.trim() === "") continue;
-        const event = JSON.parse(line) as WorkerEvent;
+        const at = line.indexOf(WORKER_EVENT_PREFIX);
+        const printed = at < 0 ? line : line.slice(0, at);
+        if (printed.length > 0 || at < 0) options.onWorkerOutput?.(`${printed}\n`);
+        if (at < 0) continue;
+        const event = JSON.parse(line.slice(at + WORKER_EVENT_PREFIX.length)) as WorkerEvent;
         if (event.event === "source") lastSource = event.source;
         else if (event.event === "result") onResult(event.result);
         else done = true;
@@ -106,7 +117,7 @@ function runWorker(
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (chunk: string) => {
       stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
-      options.onWorkerStderr?.(chunk);
+      options.onWorkerOutput?.(chunk);
     });
     child.on("error", (error) => {
       stderrTail = `${stderrTail}\n${error.message}`.slice(-STDERR_TAIL_CHARS);

@@ -57,7 +57,7 @@ function misbehavingPlugin(root: string, name: string, body: string): string {
 export class MisbehavingEngine extends ContextEngine {
   name = ${JSON.stringify(name)};
   update_from_response(usage) { this.last_prompt_tokens = usage.prompt_tokens; this.last_completion_tokens = usage.completion_tokens; this.last_total_tokens = usage.total_tokens; }
-  should_compress(tokens) { return (tokens ?? this.last_prompt_tokens) >= this.threshold_tokens; }
+  should_compress(tokens) { console.log("engine chatter on stdout"); return (tokens ?? this.last_prompt_tokens) >= this.threshold_tokens; }
   compress(messages) { ${body} }
 }
 `,
@@ -134,6 +134,7 @@ describe("ctxbench certify (as a process)", () => {
         ["ABC-6/should-compress-boolean", "pass"],
       ]);
       expect(json.checks[1]!.message).toMatch(message);
+      expect(run.stderr).toContain("engine chatter on stdout");
     }
   });
 
