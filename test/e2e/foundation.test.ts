@@ -76,6 +76,17 @@ describe("ctxbench installed into another project", () => {
     ]);
   });
 
+  it("certifies a plugin through the installed package, its checks run in worker processes", async () => {
+    const result = await exec("npx", ["--no", "ctxbench", "certify", "--plugins", "plugins", "--engine", "ts-engine", "--checks", "ABC-1", "ABC-2", "--format", "json"], project);
+    expect(result.code, result.stderr).toBe(0);
+    const certification = JSON.parse(result.stdout) as { verdict: string; checks: Array<{ id: string; outcome: string }> };
+    expect(certification.verdict).toBe("certified");
+    expect(certification.checks.map((check) => [check.id, check.outcome])).toEqual([
+      ["ABC-1/base-class-and-members", "pass"],
+      ["ABC-2/usage-echo", "pass"],
+    ]);
+  });
+
   it("exits 2 with one line for a --plugins directory that does not exist", async () => {
     const result = await exec("npx", ["--no", "ctxbench", "engines", "list", "--plugins", "nowhere"], project);
     expect(result).toEqual({ code: 2, stdout: "", stderr: `ctxbench: ${join(project, "nowhere")}: plugin directory does not exist\n` });
