@@ -15,6 +15,7 @@ describe("the store benchmark", () => {
       expect(result.append).toMatchObject({ rows: 2000, batchSize: 1000 });
       expect(result.append.appendsPerSecond).toBeGreaterThan(0);
       expect(result.append.withUpstreamTimestampIndexAppendsPerSecond).toBeGreaterThan(0);
+      expect(result.append.tenThousandRowSessionsAppendsPerSecond).toBeGreaterThan(0);
       expect(result.restore.restoresPerSecond).toBeGreaterThan(0);
       expect(result.upgrade).toMatchObject({ legacyRows: 5000, chunk: 2000 });
       expect(result.upgrade.opensToConverge).toBeGreaterThanOrEqual(1);

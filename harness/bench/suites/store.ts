@@ -30,6 +30,8 @@ export interface StoreBenchResult {
     /** Every row into one session: each batch dirties uid-index pages all over that session's range (worst case). */
     /** Appends into a fresh store that also has upstream's (session_id, timestamp) index, measured alternately with the headline: what leaving it out buys. */
     withUpstreamTimestampIndexAppendsPerSecond: number;
+    /** Ten batches go to each session (sessions of 10,000 messages): later batches land among a session's earlier uids. */
+    tenThousandRowSessionsAppendsPerSecond: number;
     singleSessionAppendsPerSecond: number;
     singleSessionAppendsPerCpuSecond: number;
     goalPerSecond: number;
@@ -123,8 +125,12 @@ function percentile(values: number[], q: number): number {
 }
 
 /** Session each batch goes to: its own session (the headline), or one session for every row (the worst case). */
-type AppendLayout = "session-per-batch" | "single-session";
-const sessionFor = (layout: AppendLayout, batch: number): string => (layout === "single-session" ? "bench" : `bench-${String(batch).padStart(6, "0")}`);
+type AppendLayout = "session-per-batch" | "ten-batches-per-session" | "single-session";
+function sessionFor(layout: AppendLayout, batch: number): string {
+  if (layout === "single-session") return "bench";
+  const session = layout === "ten-batches-per-session" ? Math.floor(batch / 10) : batch;
+  return `bench-${String(session).padStart(6, "0")}`;
+}
 
 /**
  * Each batch is built just before its append and only the appends are timed: a host appends
@@ -164,6 +170,7 @@ function benchAppend(dir: string, rows: number): StoreBenchResult["append"] {
     withTimestampIndex.push(indexed.perWall);
     rawSamples.push(rawSqliteRate(join(dir, `raw-${repeat}.db`), rows));
   }
+  const longSessions = timedAppends(join(dir, "append-long.db"), rows, "ten-batches-per-session");
   const single = timedAppends(join(dir, "append-single.db"), rows, "single-session");
   const appendsPerSecond = median(samples);
   return {
@@ -175,6 +182,7 @@ function benchAppend(dir: string, rows: number): StoreBenchResult["append"] {
     appendsPerCpuSecond: median(cpuSamples),
     rawSqliteRowsPerSecond: median(rawSamples),
     withUpstreamTimestampIndexAppendsPerSecond: median(withTimestampIndex),
+    tenThousandRowSessionsAppendsPerSecond: longSessions.perWall,
     singleSessionAppendsPerSecond: single.perWall,
     singleSessionAppendsPerCpuSecond: single.perCpu,
     goalPerSecond: 150_000,
