@@ -2,6 +2,7 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { StoreOpenError } from "./errors.ts";
 import { OlderBuildWriter, writeLegacyStore } from "./older-build-writer.ts";
+import { STORE_PAGE_SIZE } from "./open-file.ts";
 import { SessionStore } from "./session-store.ts";
 import { createSeededMinter } from "./uid.ts";
 import { assistant, HEX32, openStore, rawDb, tempDir, user } from "./test-support.ts";
@@ -69,6 +70,28 @@ describe("schema v31 upgrade (UID-8)", () => {
     const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'idx_%' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
     db.close();
     expect(indexes).toEqual(["idx_messages_session_id", "idx_messages_session_uid"]);
+  });
+
+  it("creates a store with 8 KiB pages and opens one written with SQLite's default 4 KiB pages as it is", () => {
+    const fresh = tmp.file("fresh.db");
+    SessionStore.open(fresh).close();
+    const older = tmp.file("older.db");
+    const made = rawDb(older);
+    made.pragma("journal_mode = WAL");
+    made.exec("CREATE TABLE unrelated (x)");
+    made.close();
+    const store = SessionStore.open(older);
+    store.appendMessages("s", [user("hello")]);
+    expect(store.getMessages("s").map((message) => message.content)).toEqual(["hello"]);
+    store.close();
+    const pageSize = (path: string) => {
+      const db = rawDb(path);
+      const size = db.pragma("page_size", { simple: true });
+      db.close();
+      return size;
+    };
+    expect(pageSize(fresh)).toBe(STORE_PAGE_SIZE);
+    expect(pageSize(older)).toBe(4096);
   });
 
   it("resumes at the stored cursor and leaves rows of earlier slices untouched", () => {
