@@ -30,7 +30,8 @@ describe("tool-call uids at insert and restore (TCU-1, TCU-2)", () => {
     const turn = [user("read both"), assistant(null, [call("call_a"), call("call_b")]), result("call_a", "A"), result("call_b", "B")];
     store.appendMessages("s", turn);
     const uids = map(turn[1]) as Record<string, string>;
-    expect(Object.keys(uids).sort()).toEqual(["call_a", "call_b"]);
+    expect(Object.keys(uids)).toEqual(["call_a", "call_b"]);
+    expect(Object.getPrototypeOf(uids)).toBe(Object.prototype); // an ordinary object, whatever it was built as
     expect(uids.call_a).toMatch(HEX32);
     expect(uids.call_a).not.toBe(uids.call_b);
     expect([turn[2]?._tool_call_uid, turn[3]?._tool_call_uid]).toEqual([uids.call_a, uids.call_b]);
