@@ -54,14 +54,20 @@ export async function endSession(runtime: HostRuntime, session: SessionRuntime):
   await notifyHook(runtime, session, "on_session_end", [session.storeId, cloneMessages(session.history)], undefined, [session.storeId, session.history]);
 }
 
-/** A fresh runtime for a conversation whose rows already exist in the store. */
-export function restoredSession(runtime: HostRuntime, id: string, platform: string, script: ScenarioSession | null = null): SessionRuntime {
+/** A fresh runtime for a conversation whose rows already exist in the store (`history`, when the caller has just restored them). */
+export function restoredSession(
+  runtime: HostRuntime,
+  id: string,
+  platform: string,
+  script: ScenarioSession | null = null,
+  history: Message[] = runtime.store.restore(id),
+): SessionRuntime {
   return {
     id,
     storeId: id,
     script,
     platform: script?.platform ?? platform,
-    history: runtime.store.restore(id),
+    history,
     open: false,
     compacting: false,
     timeoutNextCompaction: false,

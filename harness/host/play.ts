@@ -9,7 +9,7 @@ import { TraceRecorder } from "../trace/recorder.ts";
 import type { Scenario, ScheduleStep } from "../../scenarios/format.ts";
 import { cloneMessages } from "./clone.ts";
 import { applyHostEvent } from "./host-events.ts";
-import { endSession, notifyHook, startSession, systemMessage } from "./lifecycle.ts";
+import { endSession, notifyHook, restoredSession, startSession, systemMessage } from "./lifecycle.ts";
 import { PassPool } from "./pool.ts";
 import { DEFAULT_HOST_TOOLS, type HostRuntime, type SessionRuntime } from "./runtime.ts";
 import { SqliteHostStore } from "./sqlite-store.ts";
@@ -138,20 +138,7 @@ function openScriptedSession(runtime: HostRuntime, id: string): SessionRuntime {
     runtime.store.append(id, [system]);
     history = runtime.store.restore(id);
   }
-  const session: SessionRuntime = {
-    id,
-    storeId: id,
-    script,
-    platform: script?.platform ?? "cli",
-    history,
-    open: false,
-    compacting: false,
-    timeoutNextCompaction: false,
-    generation: 0,
-    awaitingRealUsage: false,
-    turnPasses: 0,
-    progressBlocked: false,
-  };
+  const session = restoredSession(runtime, id, "cli", script, history);
   runtime.sessions.set(id, session);
   return session;
 }
