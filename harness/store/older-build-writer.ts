@@ -1,10 +1,13 @@
 import type { Database } from "better-sqlite3";
 import type { Message } from "../contract/types.ts";
 import { openConnection } from "./open-file.ts";
-import { encodeContent, validateBatch } from "./rows.ts";
+import { bindValues, COPIED_COLUMNS, validateBatch } from "./rows.ts";
 import { ensureLegacyLayout, readSchemaVersion } from "./schema.ts";
 import { routeSqlMinting } from "./sql-minter.ts";
 import type { UidMinter } from "./uid.ts";
+
+/** The columns an older build writes: the leading ones of the store's own encoding, up to the timestamp. */
+const LEGACY_COLUMNS = COPIED_COLUMNS.slice(0, COPIED_COLUMNS.indexOf("timestamp") + 1);
 
 /**
  * Writes a store the way a build from before message identity (schema v30) does: it creates the
@@ -37,24 +40,13 @@ export class OlderBuildWriter {
   append(sessionId: string, messages: Message[]): number[] {
     validateBatch(messages);
     const session = this.#db.prepare("INSERT OR IGNORE INTO sessions (id, started_at) VALUES (?, ?)");
-    const insert = this.#db.prepare(
-      "INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    );
+    const insert = this.#db.prepare(`INSERT INTO messages (session_id, ${LEGACY_COLUMNS.join(", ")}) VALUES (?${", ?".repeat(LEGACY_COLUMNS.length)})`);
     return this.#db
       .transaction(() => {
         session.run(sessionId, this.#now());
         return messages.map((message) => {
-          const calls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0 ? JSON.stringify(message.tool_calls) : null;
           const timestamp = typeof message.timestamp === "number" ? message.timestamp : this.#now();
-          const result = insert.run(
-            sessionId,
-            message.role,
-            encodeContent(message.content),
-            typeof message.tool_call_id === "string" ? message.tool_call_id : null,
-            calls,
-            typeof message.name === "string" ? message.name : null,
-            timestamp,
-          );
+          const result = insert.run(sessionId, ...bindValues(message, timestamp).slice(0, LEGACY_COLUMNS.length));
           return Number(result.lastInsertRowid);
         });
       })
