@@ -95,8 +95,7 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
             timeoutMs: args.timeout,
             spawnWorker: (ids, settled) => spawnCheckWorker(io, args, ids, settled),
             onResult,
-            // To stderr, so stdout stays the report; the loader's warnings were printed here already.
-            onWorkerOutput: (text) => io.stderr(text.split("\n").filter((line) => !line.startsWith("warning: ")).join("\n")),
+            onWorkerOutput: (text) => io.stderr(text), // to stderr, so stdout stays the report
           })
         : (await runEngineChecks(loaded, { checks, seed: args.seed, timeoutMs: args.timeout, onResult })).results;
 

@@ -34,7 +34,8 @@ export function checkWorkerCommand(io: CliIo): CommandModule<object, CheckWorker
       if (checks.length !== wanted.size) throw new UsageError(`unknown check id among ${[...wanted].join(", ")}`);
       const settled = new Map(JSON.parse(args.settled) as SettledSources);
       const emit = (event: WorkerEvent) => io.stdout(workerEventLine(event));
-      const loaded = await loadSelectedEngine(io, args, { strict: true });
+      // The loader's warnings were printed by the certify process that started this worker.
+      const loaded = await loadSelectedEngine({ ...io, stderr: () => undefined }, args, { strict: true });
       await runEngineChecks(loaded, {
         checks,
         seed: args.seed,
