@@ -103,7 +103,6 @@ async function passInSlot(
   commit(runtime, session, request, output as Message[]);
   recordCompaction(runtime, session, request, "committed", traceInput, outputForTrace, tokensBefore, verdict.tokensAfter, null, durationMs);
   markAwaitingRealUsage(runtime, session);
-  session.awaitingRealUsage = true;
   await notifyHook(runtime, session, "on_session_start", [
     session.storeId,
     { boundary_reason: "compression", old_session_id: oldStoreId, platform: session.platform, conversation_id: null },
@@ -194,6 +193,7 @@ export function judgeOutput(output: unknown, before: readonly Message[], tokensB
 
 /** After a commit, last_prompt_tokens = -1 until real usage arrives (upstream's sentinel). */
 function markAwaitingRealUsage(runtime: HostRuntime, session: SessionRuntime): void {
+  session.awaitingRealUsage = true;
   try {
     runtime.engine.last_prompt_tokens = -1;
     runtime.engine.last_completion_tokens = 0;

@@ -53,10 +53,15 @@ function gatesOpen(session: SessionRuntime): boolean {
   return !session.awaitingRealUsage && !session.progressBlocked && session.turnPasses < MAX_TURN_PASSES;
 }
 
-async function compactIfAsked(runtime: HostRuntime, session: SessionRuntime, pressure: number, site: "pre-api" | "post-tool"): Promise<GateOutcome> {
-  const asked = runtime.recorder.callHook(runtime.engine, "should_compress", [pressure], { session: session.id, detail: { prompt_tokens: pressure, site } });
+/** should_compress(tokens), recorded with the site that asked; true only for an answer of `true`. */
+export async function askShouldCompress(runtime: HostRuntime, session: SessionRuntime, tokens: number, site: "preflight" | "pre-api" | "post-tool"): Promise<boolean> {
+  const asked = runtime.recorder.callHook(runtime.engine, "should_compress", [tokens], { session: session.id, detail: { prompt_tokens: tokens, site } });
   const answer = isThenable(asked) ? await asked : asked;
-  if (!answer.ok || answer.value !== true) return "proceed";
+  return answer.ok && answer.value === true;
+}
+
+async function compactIfAsked(runtime: HostRuntime, session: SessionRuntime, pressure: number, site: "pre-api" | "post-tool"): Promise<GateOutcome> {
+  if (!(await askShouldCompress(runtime, session, pressure, site))) return "proceed";
   const result = await turnPass(runtime, session, { trigger: site, currentTokens: pressure });
   if (result.outcome === "timeout") return "timeout";
   return result.outcome === "committed" ? "compacted" : "proceed";

@@ -8,7 +8,7 @@ import type { ScenarioTurn } from "../../scenarios/format.ts";
 import { assembleRequest, type AssembledRequest } from "./assemble.ts";
 import { cloneMessages, cloneValue } from "./clone.ts";
 import { runCompactionPass } from "./compaction.ts";
-import { madeProgress, MAX_TURN_PASSES, postToolGate, preApiGate, turnPass } from "./pressure-gates.ts";
+import { askShouldCompress, madeProgress, MAX_TURN_PASSES, postToolGate, preApiGate, turnPass } from "./pressure-gates.ts";
 import { notifyHook } from "./lifecycle.ts";
 import type { HostRuntime, SessionRuntime } from "./runtime.ts";
 import { answerToolCall, warn } from "./tools.ts";
@@ -77,18 +77,13 @@ function turnStartFlush(runtime: HostRuntime, session: SessionRuntime, user: Mes
 async function preflight(runtime: HostRuntime, session: SessionRuntime): Promise<TurnExit | null> {
   const { engine, recorder } = runtime;
   let tokens = estimateTokensRough(session.history);
-  const first = recorder.callHook(engine, "should_compress", [tokens], { session: session.id, detail: { prompt_tokens: tokens, site: "preflight" } });
-  let wants = first as { ok: boolean; value?: unknown };
-  if (isThenable(first)) wants = await first;
-  if (wants.ok && wants.value === true) {
+  if (await askShouldCompress(runtime, session, tokens, "preflight")) {
     while (session.turnPasses < MAX_TURN_PASSES) {
       const result = await turnPass(runtime, session, { trigger: "preflight", currentTokens: tokens });
       if (result.outcome === "timeout") return "context_compression_timeout";
       if (!madeProgress(result)) break;
       tokens = result.tokensAfter ?? tokens;
-      const again = recorder.callHook(engine, "should_compress", [tokens], { session: session.id, detail: { prompt_tokens: tokens, site: "preflight" } });
-      const answer = isThenable(again) ? await again : again;
-      if (!answer.ok || answer.value !== true) break;
+      if (!(await askShouldCompress(runtime, session, tokens, "preflight"))) break;
     }
     return null;
   }
