@@ -29,7 +29,8 @@ export {
   type LoadedEngine,
   type PluginManifest,
 } from "./plugins/index.ts";
-export { UsageError, NegativeVerdict, CtxbenchError } from "./cli/errors.ts";
+// loadEngine and the readers below throw these: each carries the exit code the CLI ends with.
+export { CtxbenchError, UsageError, type ExitCode } from "./util/errors.ts";
 export {
   SessionStore,
   OlderBuildWriter,

@@ -2,6 +2,7 @@
  * Joins several result files into one: shards of one certification, or a certification and a
  * benchmark run. The output does not depend on the order of the inputs' shards.
  */
+import { UsageError } from "../harness/util/errors.ts";
 import {
   certificationOf,
   type BenchSuiteResult,
@@ -13,8 +14,24 @@ import {
   type ThroughputSuite,
 } from "./result.ts";
 
-export class MergeError extends Error {
-  override name = "MergeError";
+/** Results that cannot be joined (exit 2); the message says why, and names the files when known. */
+export class MergeError extends UsageError {
+  constructor(
+    readonly detail: string,
+    readonly sources?: readonly string[],
+  ) {
+    super(`cannot merge${sources === undefined ? "" : ` ${sources.join(", ")}`}: ${detail}`);
+  }
+}
+
+/** mergeResults over result files: a refusal names the files. */
+export function mergeResultFiles(files: readonly { source: string; result: ResultJson }[]): ResultJson {
+  try {
+    return mergeResults(...files.map((file) => file.result));
+  } catch (error) {
+    if (error instanceof MergeError && error.sources === undefined) throw new MergeError(error.detail, files.map((file) => file.source));
+    throw error;
+  }
 }
 
 /** runInfo comes from the first result (engines are unioned); certifications of one engine join their checks. */

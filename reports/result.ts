@@ -3,6 +3,7 @@
  * is rendered from (ARCHITECTURE decision 8). No wall-clock times anywhere: only durations, in
  * fields whose name ends in `Ms`, so the same seed gives the same bytes apart from those.
  */
+import { UsageError } from "../harness/util/errors.ts";
 import { anyJson, array, boolean, literal, nullable, number, object, oneOf, string, taggedUnion, type Problem } from "./schema-dsl.ts";
 
 export const RESULT_SCHEMA_VERSION = 1;
@@ -398,16 +399,19 @@ export function validateResult(value: unknown): ValidationOutcome {
   return problem ? { ok: false, problem } : { ok: true, result: value as ResultJson };
 }
 
-/** Parses and validates result text (or one engine's certify JSON); throws a ResultError naming the path. */
-export function parseResult(text: string): ResultJson {
+/**
+ * Parses and validates result text (or one engine's certify JSON); throws a ResultError naming
+ * the source (a file name, when given) and the JSON path of the problem.
+ */
+export function parseResult(text: string, source?: string): ResultJson {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ResultError({ path: "$", message: `not JSON: ${(error as Error).message}` });
+    throw new ResultError({ path: "$", message: `not JSON: ${(error as Error).message}` }, source);
   }
   const outcome = isCertifyJson(value) ? validateCertifyJson(value) : validateResult(value);
-  if (!outcome.ok) throw new ResultError(outcome.problem);
+  if (!outcome.ok) throw new ResultError(outcome.problem, source);
   return outcome.result;
 }
 
@@ -427,10 +431,13 @@ export function validateCertifyJson(value: unknown): ValidationOutcome {
   return { ok: true, result: { schemaVersion: RESULT_SCHEMA_VERSION, runInfo: certify.runInfo, certifications: [certification], benchmarks: [] } };
 }
 
-export class ResultError extends Error {
-  constructor(readonly problem: Problem) {
-    super(`${problem.path}: ${problem.message}`);
-    this.name = "ResultError";
+/** Text that is not a valid result (exit 2): `<source>: <JSON path>: <problem>`. */
+export class ResultError extends UsageError {
+  constructor(
+    readonly problem: Problem,
+    readonly source?: string,
+  ) {
+    super(`${source === undefined ? "" : `${source}: `}${problem.path}: ${problem.message}`);
   }
 }
 

@@ -7,5 +7,6 @@ export { INTERLEAVE_MODES, type InterleaveMode } from "./generate/schedule.ts";
 export { SCENARIO_REF_DATE } from "./generate/faker.ts";
 export { importScenarios, ImportError, IMPORTABLE_STORE_VERSIONS, type ImportOptions } from "./import/index.ts";
 export { parseScenario, readScenarioFile, scenarioToJson } from "./io.ts";
+export { scenarioFromArgument } from "./argument.ts";
 export { assertScenario, findScenarioProblem, SCENARIO_SCHEMA, ScenarioFormatError } from "./validate.ts";
 export { countScenarioMessages, sessionMessages, sessionTokensRough, turnMessages } from "./transcript.ts";

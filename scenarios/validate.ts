@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Scenario, ScheduleStep } from "./format.ts";
+import { UsageError } from "../harness/util/errors.ts";
 import { JsonSchemaValidator, type SchemaNode, type SchemaProblem } from "./json-schema.ts";
 
 /** The published JSON Schema of the scenario format, as data. */
@@ -9,14 +10,13 @@ export const SCENARIO_SCHEMA: SchemaNode = JSON.parse(
 
 const schemaValidator = new JsonSchemaValidator(SCENARIO_SCHEMA);
 
-/** A scenario that does not conform: names the JSON path of the first problem. */
-export class ScenarioFormatError extends Error {
+/** A scenario that does not conform: names the JSON path of the first problem (exit 2). */
+export class ScenarioFormatError extends UsageError {
   constructor(
     readonly source: string,
     readonly problem: SchemaProblem,
   ) {
     super(`${source}: ${problem.path}: ${problem.message}`);
-    this.name = "ScenarioFormatError";
   }
 }
 

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { UsageError } from "../cli/errors.ts";
+import { UsageError } from "../util/errors.ts";
 
 /** One figure a baseline remembers: its value, its uncertainty, and which way is better. */
 export interface BaselineFigure {

@@ -5,7 +5,7 @@ import type { BenchSuiteName, BenchSuiteResult } from "../../reports/result.ts";
 import type { BaselineFigure } from "./baseline.ts";
 import { figuresOf } from "./figures.ts";
 import { suiteRunners, type BenchEngine } from "./registry.ts";
-import { UsageError } from "../cli/errors.ts";
+import { UsageError } from "../util/errors.ts";
 
 export interface BenchPlan {
   suites: BenchSuiteName[];

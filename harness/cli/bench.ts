@@ -8,7 +8,7 @@ import { runBenchPlan } from "../bench/run-bench.ts";
 import { collectRunInfo, reporters, writeAllReports, type ResultJson } from "../../reports/index.ts";
 import type { BenchSuiteName } from "../../reports/result.ts";
 import { benchEngineNames, loadBenchEngines } from "./bench-engines.ts";
-import { NegativeVerdict, UsageError } from "./errors.ts";
+import { NegativeVerdict, UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
 import { createProgress } from "./progress.ts";
 

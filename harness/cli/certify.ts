@@ -8,7 +8,7 @@ import { engineUnderTest, runEngineChecks } from "../conformance/run-certificati
 import { runChecksIsolated, type SettledSources } from "../conformance/isolated-runner.ts";
 import type { CheckResult } from "../conformance/types.ts";
 import { CHECKS, selectChecks } from "../conformance/checks/index.ts";
-import { defaultExpectationsPath, ExpectationsError, readExpectations, updatedExpectations, writeExpectations, type Expectations } from "../conformance/expectations.ts";
+import { defaultExpectationsPath, readExpectations, updatedExpectations, writeExpectations, type Expectations } from "../conformance/expectations.ts";
 import { writeRepros } from "../conformance/repro.ts";
 import { DEFAULT_RUN_TIMEOUT_MS } from "../conformance/runner.ts";
 import { parseShard, shardChecks } from "../conformance/shard.ts";
@@ -18,7 +18,7 @@ import { certifyJsonOf, RESULT_SCHEMA_VERSION, type ResultJson } from "../../rep
 import { collectRunInfo } from "../../reports/run-info.ts";
 import { writeAllReports } from "../../reports/write-all.ts";
 import { loadSelectedEngine, withEngineSelection, type EngineSelectionArgs } from "./engine-options.ts";
-import { NegativeVerdict, UsageError } from "./errors.ts";
+import { NegativeVerdict, UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
 import { createProgress } from "./progress.ts";
 
@@ -76,14 +76,9 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
       let expectations: Expectations = new Map();
       if (expectationsPath !== null && (existsSync(expectationsPath) || !args["update-expectations"])) {
         if (!existsSync(expectationsPath)) throw new UsageError(`expectations file ${expectationsPath} does not exist`);
-        try {
-          const read = readExpectations(expectationsPath, CHECKS.map((check) => check.id));
-          expectations = read.expectations;
-          for (const warning of read.warnings) io.stderr(`warning: ${warning}\n`);
-        } catch (error) {
-          if (error instanceof ExpectationsError) throw new UsageError(error.message);
-          throw error;
-        }
+        const read = readExpectations(expectationsPath, CHECKS.map((check) => check.id));
+        expectations = read.expectations;
+        for (const warning of read.warnings) io.stderr(`warning: ${warning}\n`);
       }
 
       const progress = createProgress(io);

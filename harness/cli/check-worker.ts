@@ -3,7 +3,7 @@ import { CHECKS } from "../conformance/checks/index.ts";
 import { runEngineChecks } from "../conformance/run-certification.ts";
 import { workerEventLine, type SettledSources, type WorkerEvent } from "../conformance/isolated-runner.ts";
 import { loadSelectedEngine, withEngineSelection, type EngineSelectionArgs } from "./engine-options.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
 
 interface CheckWorkerArgs extends EngineSelectionArgs {

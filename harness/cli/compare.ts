@@ -3,7 +3,7 @@ import { availableSuites } from "../bench/registry.ts";
 import { reporters, REPORT_FORMATS, type ReportFormat } from "../../reports/index.ts";
 import type { BenchSuiteName } from "../../reports/result.ts";
 import { runComparison } from "./comparison.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
 import { createProgress } from "./progress.ts";
 

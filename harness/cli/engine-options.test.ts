@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import yargs from "yargs";
 import { join } from "node:path";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../util/errors.ts";
 import { loadSelectedEngine, withEngineSelection, type EngineSelectionArgs } from "./engine-options.ts";
 import { FIXTURE_GENERAL, FIXTURES } from "../plugins/test-support.ts";
 import { memoryIo } from "./test-io.ts";

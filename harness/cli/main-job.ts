@@ -3,7 +3,7 @@ import { scanPluginRoots } from "../plugins/discover.ts";
 import { publicFields, renderEnginesTable } from "./engines.ts";
 import { reporters } from "../../reports/index.ts";
 import { runComparison, uncertified } from "./comparison.ts";
-import { NegativeVerdict } from "./errors.ts";
+import { NegativeVerdict } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
 import { createProgress } from "./progress.ts";
 

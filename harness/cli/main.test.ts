@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createRequire } from "node:module";
 import { FIXTURES } from "../plugins/test-support.ts";
-import { CtxbenchError, NegativeVerdict } from "./errors.ts";
+import { CtxbenchError, NegativeVerdict } from "../util/errors.ts";
 import { runMainJob, type MainJobStep } from "./main-job.ts";
 import { runCli } from "./main.ts";
 import { memoryIo } from "./test-io.ts";

@@ -1,7 +1,7 @@
 import yargs, { type CommandModule } from "yargs";
 import { createRequire } from "node:module";
 import { commandFactories } from "./commands.ts";
-import { CtxbenchError } from "./errors.ts";
+import { CtxbenchError } from "../util/errors.ts";
 import { processIo, type CliIo } from "./io.ts";
 
 const version = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;

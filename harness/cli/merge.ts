@@ -1,11 +1,11 @@
 import { appendFileSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
-import { mergeResults, MergeError } from "../../reports/merge.ts";
+import { mergeResults } from "../../reports/merge.ts";
 import { reporters } from "../../reports/registry.ts";
-import { certificationOf, parseResult, ResultError, RESULT_SCHEMA_VERSION, type CertifyJson, type ResultJson } from "../../reports/result.ts";
+import { certificationOf, parseResult, RESULT_SCHEMA_VERSION, type CertifyJson, type ResultJson } from "../../reports/result.ts";
 import { writeAllReports } from "../../reports/write-all.ts";
-import { NegativeVerdict, UsageError } from "./errors.ts";
+import { NegativeVerdict, UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
 
 const FORMATS = ["terminal", "json", "junit", "markdown", "tap"] as const;
@@ -30,13 +30,7 @@ export function mergeCommand(io: CliIo): CommandModule<object, MergeArgs> {
         .example("ctxbench merge shard-1/result.json shard-2/result.json --out merged", "join two shards of one certification") as unknown as Argv<MergeArgs>,
     handler: async (args) => {
       const inputs = args.results.map((file) => readResult(resolve(io.cwd, file)));
-      let merged: ResultJson;
-      try {
-        merged = mergeResults(...inputs);
-      } catch (error) {
-        if (error instanceof MergeError) throw new UsageError(`cannot merge: ${error.message}`);
-        throw error;
-      }
+      const merged = mergeResults(...inputs);
       if (args.out !== undefined) await writeAllReports(merged, resolve(io.cwd, args.out), { title: "ctxbench: merged result" });
       const summaryFile = io.env["GITHUB_STEP_SUMMARY"];
       if (summaryFile) {
@@ -66,10 +60,5 @@ function readResult(path: string): ResultJson {
   } catch {
     // parseResult below names the problem.
   }
-  try {
-    return parseResult(text);
-  } catch (error) {
-    if (error instanceof ResultError) throw new UsageError(`${path}: ${error.message}`);
-    throw error;
-  }
+  return parseResult(text, path);
 }

@@ -2,9 +2,9 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { reporters, REPORT_FORMATS, type ReportFormat } from "../../reports/index.ts";
-import { MergeError, mergeResults } from "../../reports/merge.ts";
-import { ResultError, parseResult, type ResultJson } from "../../reports/result.ts";
-import { UsageError } from "./errors.ts";
+import { mergeResultFiles } from "../../reports/merge.ts";
+import { parseResult, type ResultJson } from "../../reports/result.ts";
+import { UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
 
 interface ReportArgs {
@@ -40,24 +40,13 @@ async function readResult(io: CliIo, file: string): Promise<ResultJson> {
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  try {
-    return parseResult(text);
-  } catch (error) {
-    if (error instanceof ResultError) throw new UsageError(`${file}: ${error.problem.path}: ${error.problem.message}`);
-    throw error;
-  }
+  return parseResult(text, file);
 }
 
 async function report(io: CliIo, args: ReportArgs): Promise<void> {
-  const results = [];
-  for (const file of args.results) results.push(await readResult(io, file));
-  let merged: ResultJson;
-  try {
-    merged = mergeResults(...results);
-  } catch (error) {
-    if (error instanceof MergeError) throw new UsageError(`cannot merge ${args.results.join(", ")}: ${error.message}`);
-    throw error;
-  }
+  const files = [];
+  for (const file of args.results) files.push({ source: file, result: await readResult(io, file) });
+  const merged = mergeResultFiles(files);
   const color = args.format === "terminal" && !args.out && io.isTty && !io.env["NO_COLOR"];
   const text = reporters[args.format].render(merged, { color, ...(args.title ? { title: args.title } : {}) });
   if (!args.out) {

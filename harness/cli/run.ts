@@ -5,9 +5,9 @@ import type { Argv, CommandModule } from "yargs";
 import { playScenario } from "../host/play.ts";
 import { streamTrace, writeTraceFile } from "../trace/jsonl.ts";
 import type { Trace } from "../trace/events.ts";
-import { buildScenario, DEFAULT_SEED, readScenarioFile, ScenarioFormatError, UnknownScenarioError, type Scenario } from "../../scenarios/index.ts";
+import { DEFAULT_SEED, scenarioFromArgument, type Scenario } from "../../scenarios/index.ts";
 import { loadSelectedEngine, withEngineSelection, type EngineSelectionArgs } from "./engine-options.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
 
 interface RunArgs extends EngineSelectionArgs {
@@ -74,24 +74,7 @@ export function runCommand(io: CliIo): CommandModule<object, RunArgs> {
 
 function resolveScenario(io: CliIo, value: string, seed: number | undefined): Scenario {
   if (seed !== undefined && !Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer, got ${seed}`);
-  const path = resolve(io.cwd, value);
-  if (existsSync(path)) {
-    let scenario: Scenario;
-    try {
-      scenario = readScenarioFile(path);
-    } catch (error) {
-      if (error instanceof ScenarioFormatError) throw new UsageError(error.message);
-      throw error;
-    }
-    return seed === undefined ? scenario : { ...scenario, seed };
-  }
-  if (value.endsWith(".json")) throw new UsageError(`scenario file ${value} does not exist`);
-  try {
-    return buildScenario(value, seed ?? DEFAULT_SEED);
-  } catch (error) {
-    if (error instanceof UnknownScenarioError) throw new UsageError(`${error.message}; or give a scenario JSON file`);
-    throw error;
-  }
+  return scenarioFromArgument(value, io.cwd, seed);
 }
 
 function positiveOption(flag: string, value: number | undefined): number | undefined {

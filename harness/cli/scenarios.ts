@@ -7,18 +7,15 @@ import {
   DEFAULT_CONTEXT_LENGTH,
   DEFAULT_SEED,
   generateScenario,
-  ImportError,
   importScenarios,
   INTERLEAVE_MODES,
   listScenarios,
   scenarioToJson,
   TOOL_CALL_ID_STYLES,
-  UnknownScenarioError,
   type InterleaveMode,
-  type Scenario,
   type ToolCallIdStyle,
 } from "../../scenarios/index.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
 
 /** `ctxbench scenarios list|show|generate|import`: the scenario catalogue and its inputs. */
@@ -69,14 +66,7 @@ function showCommand(io: CliIo): CommandModule<object, { name: string; seed: num
         .option("seed", { type: "number", default: DEFAULT_SEED, describe: "Seed of the generator" }),
     handler: (args) => {
       const seed = integerOption("--seed", args.seed);
-      let scenario: Scenario;
-      try {
-        scenario = buildScenario(args.name, seed);
-      } catch (error) {
-        if (error instanceof UnknownScenarioError) throw new UsageError(error.message);
-        throw error;
-      }
-      io.stdout(scenarioToJson(scenario));
+      io.stdout(scenarioToJson(buildScenario(args.name, seed)));
     },
   };
 }
@@ -141,13 +131,7 @@ function importCommand(io: CliIo): CommandModule<object, { file: string; out: st
         .option("context-length", { type: "number", default: DEFAULT_CONTEXT_LENGTH, describe: "The model's context window in tokens" }),
     handler: (args) => {
       const file = resolve(io.cwd, args.file);
-      let scenarios: Scenario[];
-      try {
-        scenarios = importScenarios(file, { contextLength: positive("--context-length", args["context-length"]), ...(args.model ? { model: args.model } : {}) });
-      } catch (error) {
-        if (error instanceof ImportError) throw new UsageError(error.message);
-        throw error;
-      }
+      const scenarios = importScenarios(file, { contextLength: positive("--context-length", args["context-length"]), ...(args.model ? { model: args.model } : {}) });
       if (args.out === undefined) {
         for (const scenario of scenarios) io.stdout(scenarioToJson(scenario));
         return;

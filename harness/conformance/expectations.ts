@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parse, stringify } from "yaml";
+import { UsageError } from "../util/errors.ts";
 import { OUTCOMES, type CheckResult, type Outcome } from "./types.ts";
 
 /** What an engine's author expects of one check, and why (WPT-style metadata beside the engine). */
@@ -11,9 +12,8 @@ export interface Expectation {
 
 export type Expectations = ReadonlyMap<string, Expectation>;
 
-export class ExpectationsError extends Error {
-  override name = "ExpectationsError";
-}
+/** An expectations file that cannot be read as one (exit 2, from every command that reads it). */
+export class ExpectationsError extends UsageError {}
 
 /**
  * Reads an expectations file: a YAML mapping of check id → `{expected, reason, link?}`. Unknown

@@ -1,6 +1,6 @@
 import { access } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { UsageError } from "../cli/errors.ts";
+import { UsageError } from "../util/errors.ts";
 import { DEFAULT_ENGINE } from "./types.ts";
 import { readYamlMapping } from "./yaml-file.ts";
 

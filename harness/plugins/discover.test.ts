@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { UsageError } from "../cli/errors.ts";
+import { UsageError } from "../util/errors.ts";
 import { BUNDLED_ROOT, discoverEngines, scanPluginRoots } from "./discover.ts";
 import { FIXTURE_BUNDLED, FIXTURE_USER, FIXTURES, scratchTreesPerTest } from "./test-support.ts";
 

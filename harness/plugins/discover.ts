@@ -1,7 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { UsageError } from "../cli/errors.ts";
+import { UsageError } from "../util/errors.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
 import type { DiscoveredEngine, DiscoverOptions } from "./types.ts";
 

@@ -1,4 +1,4 @@
-import { UsageError } from "../cli/errors.ts";
+import { UsageError } from "../util/errors.ts";
 
 /** Refuse a name that could leave the plugin roots, before any file is touched. */
 export function assertSafeEngineName(name: string, origin: string): void {

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { stat } from "node:fs/promises";
-import { UsageError } from "../cli/errors.ts";
+import { UsageError } from "../util/errors.ts";
 import type { ContextEngine } from "../contract/context-engine.ts";
 import { EngineCollector, importPluginModule } from "./instantiate.ts";
 import { firstLine } from "./yaml-file.ts";

@@ -1,5 +1,5 @@
 import { pathToFileURL } from "node:url";
-import { UsageError } from "../cli/errors.ts";
+import { UsageError } from "../util/errors.ts";
 import { ENGINE_BRAND, isContextEngine, type ContextEngine } from "../contract/context-engine.ts";
 import { firstLine } from "./yaml-file.ts";
 

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { copyFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { UsageError } from "../cli/errors.ts";
+import { UsageError } from "../util/errors.ts";
 import { ContextEngine, isContextEngine, overridesHook } from "../contract/context-engine.ts";
 import { BUNDLED_ROOT } from "./discover.ts";
 import { loadEngine } from "./load.ts";

@@ -1,5 +1,5 @@
 import { join, resolve } from "node:path";
-import { UsageError } from "../cli/errors.ts";
+import { UsageError } from "../util/errors.ts";
 import { isContextEngine, type ContextEngine } from "../contract/context-engine.ts";
 import { readSelectedEngine } from "./config.ts";
 import { assertRootsExist, describePlugin, pluginRoots } from "./discover.ts";

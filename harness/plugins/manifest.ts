@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { UsageError } from "../cli/errors.ts";
+import { UsageError } from "../util/errors.ts";
 import type { PluginManifest } from "./types.ts";
 import { readYamlMapping } from "./yaml-file.ts";
 

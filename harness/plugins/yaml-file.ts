@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { parse } from "yaml";
-import { UsageError } from "../cli/errors.ts";
+import { UsageError } from "../util/errors.ts";
 
 /** Parse one YAML file into a mapping (or null when empty), or throw a one-line UsageError naming it. */
 export async function readYamlMapping(file: string): Promise<Record<string, unknown> | null> {

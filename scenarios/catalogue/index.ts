@@ -1,3 +1,4 @@
+import { UsageError } from "../../harness/util/errors.ts";
 import type { Scenario } from "../format.ts";
 import { assertScenario } from "../validate.ts";
 import { faultEntries } from "./faults.ts";
@@ -18,10 +19,13 @@ export function listScenarios(): ScenarioInfo[] {
   return ENTRIES.map(({ name, description, rules }) => ({ name, description, rules: [...rules] }));
 }
 
-export class UnknownScenarioError extends Error {
-  constructor(readonly scenarioName: string) {
-    super(`unknown scenario "${scenarioName}"; known: ${ENTRIES.map((e) => e.name).join(", ")}`);
-    this.name = "UnknownScenarioError";
+/** A catalogue name that names no scenario (exit 2). */
+export class UnknownScenarioError extends UsageError {
+  constructor(
+    readonly scenarioName: string,
+    hint?: string,
+  ) {
+    super(`unknown scenario "${scenarioName}"; known: ${ENTRIES.map((e) => e.name).join(", ")}${hint === undefined ? "" : `; ${hint}`}`);
   }
 }
 

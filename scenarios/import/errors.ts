@@ -1,12 +1,13 @@
-/** Input an import cannot use; names the file and the line or row that failed. */
-export class ImportError extends Error {
+import { UsageError } from "../../harness/util/errors.ts";
+
+/** Input an import cannot use; names the file and the line or row that failed (exit 2). */
+export class ImportError extends UsageError {
   constructor(
     readonly file: string,
     readonly where: string | null,
     detail: string,
   ) {
     super(`${file}${where ? `: ${where}` : ""}: ${detail}`);
-    this.name = "ImportError";
   }
 }
 
