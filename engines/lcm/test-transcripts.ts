@@ -1,11 +1,9 @@
 import type { Message, ToolCall } from "../../harness/contract/types.ts";
-import { sha256Hex } from "./text.ts";
+import { uidFor } from "../../harness/util/uid.ts";
 
 /** Transcript builders for lcm's tests: deterministic text, a uid on every message. */
 
-export function uidFor(label: string): string {
-  return sha256Hex(label).slice(0, 32);
-}
+export { uidFor };
 
 export interface ScriptedCall {
   id: string;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { seededRandom } from "../../harness/bench/stats.ts";
+import { seededRandom } from "../../harness/util/random.ts";
+import { uidFor } from "../../harness/util/uid.ts";
 import type { Message, ToolCall } from "../../harness/contract/types.ts";
 
 /**
@@ -42,7 +43,7 @@ export function sampleTranscript(options: SampleOptions): Message[] {
   const large = options.largeOutputChars ?? 1200;
   const withUids = options.withUids ?? true;
   let uidCounter = 0;
-  const uid = () => createHash("sha256").update(`${options.seed ?? 1}:${uidCounter++}`).digest("hex").slice(0, 32);
+  const uid = () => uidFor(`${options.seed ?? 1}:${uidCounter++}`);
   const stamp = (message: Message): Message => (withUids ? { ...message, message_uid: uid() } : message);
   const prose = (words: number) => Array.from({ length: words }, () => pick(WORDS)).join(" ");
 

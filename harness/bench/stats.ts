@@ -1,4 +1,5 @@
 /** Robust statistics for benchmark samples: order statistics, spread, bootstrap intervals, scaling fits. */
+import { seededRandom } from "../util/random.ts";
 
 export function sorted(values: readonly number[]): number[] {
   return [...values].sort((a, b) => a - b);
@@ -53,18 +54,6 @@ export function summarize(values: readonly number[]): SampleSummary {
     p99: quantile(s, 0.99),
     min: s[0] ?? Number.NaN,
     max: s[s.length - 1] ?? Number.NaN,
-  };
-}
-
-/** A small seeded PRNG (mulberry32), so bootstrap intervals are reproducible. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

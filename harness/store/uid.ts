@@ -1,10 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { Message } from "../contract/types.ts";
+import type { UidMinter } from "../util/uid.ts";
 
-/** Produces one fresh message or tool-call uid: 32 lowercase hex characters. */
-export type UidMinter = () => string;
-
-export const UID_PATTERN = /^[0-9a-f]{32}$/;
+export { createSeededMinter, UID_PATTERN, type UidMinter } from "../util/uid.ts";
 
 const POOL_UIDS = 512;
 
@@ -24,30 +22,6 @@ export function createRandomMinter(): UidMinter {
     offset += 32;
     return uid;
   };
-}
-
-/** A deterministic minter for seeded runs: the same seed yields the same uid sequence (xorshift128+). */
-export function createSeededMinter(seed: number | bigint): UidMinter {
-  const mask = (1n << 64n) - 1n;
-  let s0 = splitMix(BigInt(seed) & mask);
-  let s1 = splitMix(s0);
-  const next = (): bigint => {
-    let x = s0;
-    const y = s1;
-    s0 = y;
-    x ^= (x << 23n) & mask;
-    s1 = x ^ y ^ (x >> 17n) ^ (y >> 26n);
-    return (s1 + y) & mask;
-  };
-  return () => next().toString(16).padStart(16, "0") + next().toString(16).padStart(16, "0");
-}
-
-function splitMix(value: bigint): bigint {
-  const mask = (1n << 64n) - 1n;
-  let z = (value + 0x9e3779b97f4a7c15n) & mask;
-  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & mask;
-  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & mask;
-  return z ^ (z >> 31n);
 }
 
 /** Any non-empty string counts as a uid; anything else is "no identity yet". */

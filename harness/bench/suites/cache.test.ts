@@ -9,7 +9,7 @@ import type { CompressOptions, Message, UpdateModelOptions, Usage } from "../../
 import { playScenario } from "../../host/play.ts";
 import { RESULT_SCHEMA_VERSION, validateResult } from "../../../reports/result.ts";
 import { sampleRunInfo } from "../../../reports/fixtures/sample-result.ts";
-import { seededRandom } from "../stats.ts";
+import { seededRandom } from "../../util/random.ts";
 import { runCacheBench } from "./cache.ts";
 import { tallyCache } from "./cache-metrics.ts";
 import { cacheRetriesScenario, CeilingEngine, ceilingScenario } from "./cache-scenarios.ts";

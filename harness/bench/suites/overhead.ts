@@ -10,6 +10,7 @@ import type { Goal, OverheadSuite, OverheadVariant } from "../../../reports/resu
 import { measureInterleaved, type InterleaveOptions, type Variant } from "../interleave.ts";
 import { ratioOfMedians } from "../stats.ts";
 import type { EngineFactory } from "../engine-factory.ts";
+import { uidFor } from "../../util/uid.ts";
 
 /** An engine that overrides nothing optional: the host must treat it exactly like no engine. */
 class InheritingEngine extends ContextEngine {
@@ -56,7 +57,7 @@ export function overheadTranscript(count: number, seed: number): Message[] {
   const all = sessionMessages(scenario.sessions[0]!);
   const cut = all.slice(0, count);
   while (cut.length > 1 && cut[cut.length - 1]!.role !== "user") cut.pop();
-  return cut.map((message, index) => ({ ...message, message_uid: (index + 1).toString(16).padStart(32, "0") }));
+  return cut.map((message, index) => ({ ...message, message_uid: uidFor(`overhead:${index + 1}`) }));
 }
 
 function lastUserIndex(messages: readonly Message[]): number {

@@ -1,5 +1,6 @@
 import type { Message, ToolCall } from "../../contract/types.ts";
-import { seededRandom } from "../../bench/stats.ts";
+import { seededRandom } from "../../util/random.ts";
+import { uidFor } from "../../util/uid.ts";
 
 const WORDS = [
   "deploy", "cluster", "schema", "latency", "invoice", "parser", "gateway", "cache", "ledger", "widget",
@@ -27,14 +28,8 @@ export interface ConversationShape {
 
 export const PROBE_SYSTEM_PROMPT = "You are a careful coding assistant. Answer briefly and cite the files you touch.";
 
-/** A deterministic uid: 32 lowercase hex, from a tag and a number. */
-export function probeUid(tag: string, n: number): string {
-  let hash = 2166136261;
-  const text = `${tag}:${n}`;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619) >>> 0;
-  const head = hash.toString(16).padStart(8, "0");
-  return (head + n.toString(16).padStart(8, "0")).repeat(2).slice(0, 32);
-}
+/** A deterministic uid from a tag and a number. */
+export const probeUid = (tag: string, n: number): string => uidFor(`${tag}:${n}`);
 
 /** A chat transcript in OpenAI format, built from the seed and the shape. */
 export function buildConversation(seed: number, shape: ConversationShape, tag = "c"): Message[] {

@@ -1,0 +1,14 @@
+/**
+ * The one seeded PRNG of ctxbench (mulberry32): test data, probes, bootstrap intervals and
+ * report fixtures draw from it, so the same seed gives the same bytes everywhere.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
