@@ -2,7 +2,7 @@
  * The session store: SQLite persistence with stable message identity (schema v31).
  *
  * Host-facing operations on SessionStore (names the reference host calls):
- *   SessionStore.open(path, options)           open / create / upgrade (v30 → v31 backfill in slices)
+ *   SessionStore.open(path, options)           open / create / upgrade (a store of any upstream version from v1: columns reconciled, then the v31 backfill in slices)
  *   createSession(id, { parentId, source, systemPrompt })
  *   appendMessages(sessionId, messages)        atomic batch; uids stamped on the caller's objects
  *   flush(sessionId, live, fromIndex)          append a live list's unflushed tail (pairs results via the live list)

@@ -39,7 +39,7 @@ export class OlderBuildWriter {
   /** Appends rows with the v30 column set only; returns their row ids. */
   append(sessionId: string, messages: Message[]): number[] {
     validateBatch(messages);
-    const session = this.#db.prepare("INSERT OR IGNORE INTO sessions (id, started_at) VALUES (?, ?)");
+    const session = this.#db.prepare("INSERT OR IGNORE INTO sessions (id, source, started_at) VALUES (?, 'older-build', ?)");
     const insert = this.#db.prepare(`INSERT INTO messages (session_id, ${LEGACY_COLUMNS.join(", ")}) VALUES (?${", ?".repeat(LEGACY_COLUMNS.length)})`);
     return this.#db
       .transaction(() => {

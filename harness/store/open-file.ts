@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { StoreOpenError } from "./errors.ts";
-import { readSchemaVersion, SCHEMA_VERSION } from "./schema.ts";
+import { assertUpgradable, readSchemaVersion, SCHEMA_VERSION } from "./schema.ts";
 
 const SQLITE_HEADER = "SQLite format 3\u0000";
 
@@ -26,8 +26,9 @@ function assertSqliteFile(path: string): void {
 }
 
 /**
- * Opens a connection and checks the stored version before anything is written: a store newer
- * than this build is refused with the file untouched. WAL mode is enabled only after that check.
+ * Opens a connection and checks the stored layout before anything is written: a store newer
+ * than this build, or one it cannot upgrade, is refused with the file untouched. WAL mode is
+ * enabled only after those checks.
  */
 export function openConnection(path: string, busyTimeoutMs: number): Database.Database {
   assertSqliteFile(path);
@@ -40,10 +41,16 @@ export function openConnection(path: string, busyTimeoutMs: number): Database.Da
     } catch (error) {
       throw new StoreOpenError(`${path} could not be read as a session store: ${(error as Error).message}`);
     }
-    if (version !== null && version > SCHEMA_VERSION) {
+    if (typeof version === "number" && version > SCHEMA_VERSION) {
       throw new StoreOpenError(
         `${path} is a session store of schema v${version}, newer than this build (v${SCHEMA_VERSION}); the file was left untouched`,
       );
+    }
+    try {
+      assertUpgradable(db, path);
+    } catch (error) {
+      if (error instanceof StoreOpenError) throw error;
+      throw new StoreOpenError(`${path} could not be read as a session store: ${(error as Error).message}`);
     }
     // Only a new file takes it (in WAL mode the page size is fixed once written). 8 KiB pages
     // halve the WAL frames a batch writes where random uids spread it over a session's uid index

@@ -1,4 +1,6 @@
 import type { Database } from "better-sqlite3";
+import { StoreOpenError } from "./errors.ts";
+import { declaredLayout, OLDEST_UPGRADABLE, planReconcile } from "./reconcile.ts";
 
 export const SCHEMA_VERSION = 31;
 /** The last layout without message identity; older-build scenarios start from it. */
@@ -43,6 +45,9 @@ CREATE INDEX IF NOT EXISTS idx_messages_session_id ON messages(session_id, id);
 /** The v31 identity columns: nullable, no default, no uniqueness (copies share a uid). */
 export const IDENTITY_COLUMNS = ["message_uid", "absorbed_message_uids", "tool_call_uids", "tool_call_uid"] as const;
 
+/** The v31 layout as data: what SQLite parses out of the tables' SQL, plus the identity columns. */
+const CURRENT_LAYOUT = declaredLayout(BASE_TABLES_SQL, { messages: IDENTITY_COLUMNS.map((column) => `${column} TEXT`) });
+
 const UID_INDEX_SQL = "CREATE INDEX idx_messages_session_uid ON messages(session_id, message_uid) WHERE active = 1";
 
 // The comment lives inside the body: the stored text must equal this string for an open to
@@ -72,41 +77,61 @@ export function readSchemaVersion(db: Database): number | null {
   return row === undefined ? null : row.version;
 }
 
+/**
+ * Refuses, before anything is written, a store this build cannot bring to v31: session tables
+ * without a schema_version table (older than Hermes schema v1), a version that is not a
+ * positive integer, or tables whose missing columns cannot be added (see planReconcile).
+ */
+export function assertUpgradable(db: Database, path: string): void {
+  if (!tableExists(db, "schema_version")) {
+    const found = ["sessions", "messages"].filter((table) => tableExists(db, table));
+    if (found.length > 0) {
+      throw new StoreOpenError(
+        `${path} has ${found.join(" and ")} tables but no schema_version table: a layout older than ${OLDEST_UPGRADABLE}, which this build cannot upgrade; the file was left untouched`,
+      );
+    }
+    return;
+  }
+  const version = readSchemaVersion(db);
+  if (version !== null && (!Number.isSafeInteger(version) || version < 1)) {
+    throw new StoreOpenError(`${path}: schema_version holds ${JSON.stringify(version)}, not a schema version (a whole number from 1); the file was left untouched`);
+  }
+  planReconcile(db, path, CURRENT_LAYOUT);
+}
+
 export function readMeta(db: Database, key: string): string | null {
   if (!tableExists(db, "state_meta")) return null;
   const row = db.prepare("SELECT value FROM state_meta WHERE key = ?").get(key) as { value: string | null } | undefined;
   return row?.value ?? null;
 }
 
-function missingIdentityColumns(db: Database): string[] {
-  if (!tableExists(db, "messages")) return [...IDENTITY_COLUMNS];
-  const present = new Set((db.prepare("PRAGMA table_info(messages)").all() as Array<{ name: string }>).map((c) => c.name));
-  return IDENTITY_COLUMNS.filter((column) => !present.has(column));
-}
-
 /** True when the v31 layout is complete, so an open need not write anything. */
-function isSettled(db: Database): boolean {
+function isSettled(db: Database, path: string): boolean {
   return (
     readSchemaVersion(db) === SCHEMA_VERSION &&
     tableExists(db, "sessions") &&
-    missingIdentityColumns(db).length === 0 &&
+    tableExists(db, "messages") &&
+    tableExists(db, "state_meta") &&
+    planReconcile(db, path, CURRENT_LAYOUT).length === 0 &&
     storedSql(db, "index", "idx_messages_session_uid") === UID_INDEX_SQL &&
     storedSql(db, "trigger", "messages_message_uid_insert") === UID_TRIGGER_SQL
   );
 }
 
 /**
- * Brings the layout to v31 declaratively: create what is missing, add the identity columns an
- * older store lacks, the active-uid index and the insert trigger. A fresh store is stamped v31
- * with the backfill marked done (it has no legacy rows). Returns whether the store was fresh.
+ * Brings the layout to v31 declaratively, as upstream does: create the tables that are missing,
+ * add every declared column an existing table lacks (a store of any older Hermes version),
+ * leave columns this store does not declare alone, then the active-uid index and the insert
+ * trigger. A fresh store (no version row and no rows) is stamped v31 with the backfill marked
+ * done. Returns whether the store was fresh and the version it had.
  */
-export function ensureCurrentLayout(db: Database, now: number): { fresh: boolean; previousVersion: number | null } {
+export function ensureCurrentLayout(db: Database, now: number, path: string): { fresh: boolean; previousVersion: number | null } {
   const previousVersion = readSchemaVersion(db);
-  if (isSettled(db)) return { fresh: false, previousVersion };
+  if (isSettled(db, path)) return { fresh: false, previousVersion };
   let fresh = false;
   db.transaction(() => {
     db.exec(BASE_TABLES_SQL);
-    for (const column of missingIdentityColumns(db)) db.exec(`ALTER TABLE messages ADD COLUMN ${column} TEXT`);
+    for (const statement of planReconcile(db, path, CURRENT_LAYOUT)) db.exec(statement);
     if (storedSql(db, "index", "idx_messages_session_uid") !== UID_INDEX_SQL) {
       db.exec("DROP INDEX IF EXISTS idx_messages_session_uid");
       db.exec(UID_INDEX_SQL);
@@ -116,11 +141,12 @@ export function ensureCurrentLayout(db: Database, now: number): { fresh: boolean
       db.exec(UID_TRIGGER_SQL);
     }
     if (readSchemaVersion(db) === null) {
-      fresh = true;
       db.prepare("INSERT INTO schema_version (version) VALUES (?)").run(SCHEMA_VERSION);
+      // A version table without a row but with rows in it is not fresh: its rows still need uids.
+      fresh = db.prepare("SELECT 1 FROM messages LIMIT 1").get() === undefined;
       const meta = db.prepare("INSERT OR IGNORE INTO state_meta (key, value) VALUES (?, ?)");
       meta.run("store_created_at_utc", String(now));
-      meta.run(META_BACKFILL_DONE, "1");
+      if (fresh) meta.run(META_BACKFILL_DONE, "1");
     }
   }).immediate();
   return { fresh, previousVersion };

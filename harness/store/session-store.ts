@@ -51,6 +51,8 @@ interface InsertEntry {
 }
 
 const COLUMN_LIST = COPIED_COLUMNS.join(", ");
+/** Upstream's sessions.source is NOT NULL (it tags 'cli', 'telegram', …); a session this store creates says where it came from. */
+export const DEFAULT_SESSION_SOURCE = "ctxbench";
 const TIMESTAMP_VALUE = COPIED_COLUMNS.indexOf("timestamp");
 
 /**
@@ -75,7 +77,7 @@ export class SessionStore {
     routeSqlMinting(db, this.#mint);
     const clock = options.monotonicClock ?? (() => performance.now());
     const layoutStarted = clock();
-    const layout = ensureCurrentLayout(db, this.#now());
+    const layout = ensureCurrentLayout(db, this.#now(), path);
     const layoutMs = clock() - layoutStarted;
     const backfill: BackfillProgress = advanceMessageUidBackfill(db, {
       chunk: options.backfillChunk ?? DEFAULT_BACKFILL_CHUNK,
@@ -118,7 +120,7 @@ export class SessionStore {
     if (typeof id !== "string" || id.length === 0) throw new StoreInputError("session id must be a non-empty string");
     this.#db
       .prepare("INSERT OR IGNORE INTO sessions (id, source, parent_session_id, system_prompt, started_at) VALUES (?, ?, ?, ?, ?)")
-      .run(id, options.source ?? null, options.parentId ?? null, options.systemPrompt ?? null, this.#now());
+      .run(id, options.source ?? DEFAULT_SESSION_SOURCE, options.parentId ?? null, options.systemPrompt ?? null, this.#now());
   }
 
   getSession(id: string): SessionRecord | null {
@@ -461,7 +463,7 @@ export class SessionStore {
                 .prepare(
                   "INSERT INTO sessions (id, source, parent_session_id, system_prompt, started_at, ended_at, end_reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 )
-                .run(session.id, session.source, session.parent_session_id, session.system_prompt, session.started_at, session.ended_at, session.end_reason);
+                .run(session.id, session.source ?? DEFAULT_SESSION_SOURCE, session.parent_session_id, session.system_prompt, session.started_at, session.ended_at, session.end_reason);
             }
             this.#insertRows(session.id, entries.slice(start, start + chunk));
           })
