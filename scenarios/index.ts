@@ -5,7 +5,7 @@ export { generateScenario, DEFAULT_CONTEXT_LENGTH, DEFAULT_MODEL, type GenerateO
 export { deterministicCallId, TOOL_CALL_ID_STYLES, CONSTANT_TOOL_CALL_ID, type ToolCallIdStyle } from "./generate/tool-ids.ts";
 export { INTERLEAVE_MODES, type InterleaveMode } from "./generate/schedule.ts";
 export { SCENARIO_REF_DATE } from "./generate/faker.ts";
-export { importScenarios, ImportError, IMPORTABLE_STORE_VERSIONS, type ImportOptions } from "./import/index.ts";
+export { importScenarios, ImportError, OLDEST_IMPORTABLE_STORE_VERSION, type ImportOptions } from "./import/index.ts";
 export { parseScenario, readScenarioFile, scenarioToJson } from "./io.ts";
 export { scenarioFromArgument } from "./argument.ts";
 export { assertScenario, findScenarioProblem, SCENARIO_SCHEMA, ScenarioFormatError } from "./validate.ts";

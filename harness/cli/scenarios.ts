@@ -122,7 +122,7 @@ function importCommand(io: CliIo): CommandModule<object, { file: string; out: st
   return {
     command: "import <file>",
     describe:
-      "Turn recorded sessions into scenarios: an OpenAI-format message list (JSON array or JSONL), a ctxbench session export, or a Hermes-style SQLite store (schema v30/v31). One scenario per session; without --out, one JSON scenario per line on stdout",
+      "Turn recorded sessions into scenarios: an OpenAI-format message list (JSON array or JSONL), a ctxbench session export, or a Hermes-style SQLite store (any schema version from v1, read-only). One scenario per session; without --out, one JSON scenario per line on stdout",
     builder: (y) =>
       y
         .positional("file", { type: "string", demandOption: true, describe: "The file to import" })

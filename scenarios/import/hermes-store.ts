@@ -2,10 +2,35 @@ import Database from "better-sqlite3";
 import { ImportError, type SourcedSession } from "./errors.ts";
 import { storedRowToMessage } from "./json-sources.ts";
 
-/** Session-store layouts this import reads: v30 (before message identity) and v31. */
-export const IMPORTABLE_STORE_VERSIONS: readonly number[] = [30, 31];
+/** The oldest store layout this import reads: Hermes schema v1, the first with a schema_version table. */
+export const OLDEST_IMPORTABLE_STORE_VERSION = 1;
 
-const REQUIRED_MESSAGE_COLUMNS = ["id", "session_id", "role", "content", "tool_call_id", "tool_calls", "active"];
+const REQUIRED = Symbol("required");
+
+/**
+ * The columns the import reads, and what a layout without one means. Stores of older versions
+ * lack later columns (`active` came after v6, the identity columns with v31); the reads
+ * reconcile them here, declaratively, and the file is never written.
+ */
+const MESSAGE_COLUMNS: Readonly<Record<string, string | typeof REQUIRED>> = {
+  id: REQUIRED,
+  session_id: REQUIRED,
+  role: REQUIRED,
+  content: "NULL",
+  tool_call_id: "NULL",
+  tool_calls: "NULL",
+  tool_name: "NULL",
+  active: "1",
+  message_uid: "NULL",
+  tool_call_uids: "NULL",
+  tool_call_uid: "NULL",
+};
+const SESSION_COLUMNS: Readonly<Record<string, string | typeof REQUIRED>> = {
+  id: REQUIRED,
+  system_prompt: "NULL",
+  model: "NULL",
+  started_at: "NULL",
+};
 
 /** The active rows of every session of a Hermes-style store, read-only, oldest session first. */
 export function sessionsFromStore(file: string): SourcedSession[] {
@@ -27,20 +52,28 @@ export function sessionsFromStore(file: string): SourcedSession[] {
 
 function readStore(file: string, db: Database.Database): SourcedSession[] {
   const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((t) => t.name));
-  for (const table of ["schema_version", "sessions", "messages"]) {
+  if (!tables.has("schema_version")) {
+    const found = ["sessions", "messages"].filter((table) => tables.has(table));
+    if (found.length === 0) throw new ImportError(file, null, "not a Hermes session store: no schema_version table");
+    throw new ImportError(
+      file,
+      null,
+      `has ${found.join(" and ")} tables but no schema_version table: a layout older than Hermes schema v${OLDEST_IMPORTABLE_STORE_VERSION}, the oldest this import reads`,
+    );
+  }
+  for (const table of ["sessions", "messages"]) {
     if (!tables.has(table)) throw new ImportError(file, null, `not a Hermes session store: no ${table} table`);
   }
   const version = (db.prepare("SELECT version FROM schema_version LIMIT 1").get() as { version: unknown } | undefined)?.version;
-  if (typeof version !== "number" || !IMPORTABLE_STORE_VERSIONS.includes(version)) {
-    throw new ImportError(file, "schema_version", `unknown store schema version ${JSON.stringify(version ?? null)} (this import reads ${IMPORTABLE_STORE_VERSIONS.join(" and ")})`);
+  if (typeof version !== "number" || !Number.isSafeInteger(version) || version < OLDEST_IMPORTABLE_STORE_VERSION) {
+    throw new ImportError(file, "schema_version", `holds ${JSON.stringify(version ?? null)}, not a store schema version (a whole number from ${OLDEST_IMPORTABLE_STORE_VERSION})`);
   }
-  const messageColumns = columnsOf(db, "messages");
-  const missing = REQUIRED_MESSAGE_COLUMNS.filter((c) => !messageColumns.has(c));
-  if (missing.length > 0) throw new ImportError(file, "messages", `the messages table lacks ${missing.join(", ")}`);
   const sessionColumns = columnsOf(db, "sessions");
   const order = sessionColumns.has("started_at") ? "ORDER BY started_at, rowid" : "ORDER BY rowid";
-  const sessions = db.prepare(`SELECT * FROM sessions ${order}`).all() as Array<Record<string, unknown>>;
-  const rowsOf = db.prepare("SELECT * FROM messages WHERE session_id = ? AND active = 1 ORDER BY id");
+  const sessions = db.prepare(`SELECT ${selectList(file, "sessions", sessionColumns, SESSION_COLUMNS)} FROM sessions ${order}`).all() as Array<Record<string, unknown>>;
+  const messageColumns = columnsOf(db, "messages");
+  const active = messageColumns.has("active") ? " AND active = 1" : "";
+  const rowsOf = db.prepare(`SELECT ${selectList(file, "messages", messageColumns, MESSAGE_COLUMNS)} FROM messages WHERE session_id = ?${active} ORDER BY id`);
   const out: SourcedSession[] = [];
   for (const record of sessions) {
     const id = String(record.id);
@@ -58,6 +91,15 @@ function readStore(file: string, db: Database.Database): SourcedSession[] {
     out.push(session);
   }
   return out;
+}
+
+/** Each declared column as stored, or the value its absence means; a missing required column is an error. */
+function selectList(file: string, table: string, present: ReadonlySet<string>, declared: Readonly<Record<string, string | typeof REQUIRED>>): string {
+  const missing = Object.entries(declared).filter(([column, fallback]) => fallback === REQUIRED && !present.has(column)).map(([column]) => column);
+  if (missing.length > 0) throw new ImportError(file, table, `the ${table} table lacks ${missing.join(", ")}`);
+  return Object.entries(declared)
+    .map(([column, fallback]) => (present.has(column) ? `"${column}"` : `${fallback as string} AS "${column}"`))
+    .join(", ");
 }
 
 function columnsOf(db: Database.Database, table: string): Set<string> {

@@ -1,11 +1,12 @@
 import Database from "better-sqlite3";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../harness/contract/types.ts";
 import { SessionStore, writeLegacyStore } from "../../harness/store/index.ts";
 import { createSeededMinter } from "../../harness/store/uid.ts";
+import { columnNames, UPSTREAM_LAYOUTS, writeUpstreamStore } from "../../harness/store/upstream-layouts.ts";
 import { findScenarioProblem } from "../validate.ts";
 import { sessionMessages } from "../transcript.ts";
 import { ImportError, importScenarios } from "./index.ts";
@@ -157,17 +158,61 @@ describe("importing from the session store", () => {
     expect(turn.steps[0]!.toolCalls![0]).toMatchObject({ id: "call_x", result: "done", resultMessageUid: "d".repeat(32), resultToolCallUid: "c".repeat(32) });
   });
 
-  it("refuses a store of an unknown schema version or layout, naming what failed", () => {
-    const path = join(dir, "future.db");
+  it("refuses a store it cannot read, naming what failed: missing columns, a version that is no version, no schema_version table", () => {
+    const path = join(dir, "columnless.db");
     const db = new Database(path);
     db.exec("CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (29); CREATE TABLE sessions (id TEXT); CREATE TABLE messages (id INTEGER)");
     db.close();
-    expect(() => importScenarios(path)).toThrow(`${path}: schema_version: unknown store schema version 29`);
+    expect(() => importScenarios(path)).toThrow(`${path}: messages: the messages table lacks session_id, role`);
+    const zero = join(dir, "zero.db");
+    const db0 = new Database(zero);
+    db0.exec("CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (0); CREATE TABLE sessions (id TEXT); CREATE TABLE messages (id INTEGER)");
+    db0.close();
+    expect(() => importScenarios(zero)).toThrow(`${zero}: schema_version: holds 0, not a store schema version (a whole number from 1)`);
     const other = join(dir, "other.db");
     const db2 = new Database(other);
     db2.exec("CREATE TABLE notes (id INTEGER)");
     db2.close();
     expect(() => importScenarios(other)).toThrow(`${other}: not a Hermes session store: no schema_version table`);
+    const ancient = join(dir, "ancient.db");
+    const db3 = new Database(ancient);
+    db3.exec("CREATE TABLE sessions (id TEXT PRIMARY KEY); CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT)");
+    db3.close();
+    expect(() => importScenarios(ancient)).toThrow(
+      `${ancient}: has sessions and messages tables but no schema_version table: a layout older than Hermes schema v1, the oldest this import reads`,
+    );
+  });
+
+  describe.each(UPSTREAM_LAYOUTS.map((layout) => [layout.version, layout] as const))("a store left by upstream schema v%i", (version, layout) => {
+    it("imports its active messages, read-only: the file is not modified", () => {
+      const path = join(dir, `upstream-v${version}.db`);
+      const calls = JSON.stringify([{ id: "call_0", type: "function", function: { name: "read_file", arguments: "{}" } }]);
+      writeUpstreamStore(path, layout, [
+        {
+          id: "recorded",
+          row: { source: "cli", model: `model-v${version}`, system_prompt: "sys", started_at: 10 },
+          messages: [
+            { role: "user", content: "read a.ts", timestamp: 11 },
+            { role: "assistant", content: null, tool_calls: calls, timestamp: 12, message_uid: "b".repeat(32), tool_call_uids: JSON.stringify({ call_0: "c".repeat(32) }) },
+            { role: "tool", content: "const a = 1", tool_call_id: "call_0", timestamp: 13, tool_call_uid: "c".repeat(32) },
+            { role: "user", content: "an archived row", timestamp: 14, active: 0 },
+            { role: "assistant", content: "It defines a.", timestamp: 15 },
+          ],
+        },
+      ]);
+      const before = readFileSync(path);
+      const [scenario] = importScenarios(path);
+      expect(readFileSync(path).equals(before)).toBe(true);
+      expect(scenario!.model).toBe(`model-v${version}`);
+      const messages = sessionMessages(scenario!.sessions[0]!).slice(1);
+      const hasActive = columnNames(layout.messages).includes("active");
+      const hasIdentity = columnNames(layout.messages).includes("message_uid");
+      const contents = ["read a.ts", null, "const a = 1", ...(hasActive ? [] : ["an archived row"]), "It defines a."];
+      expect(messages.map((m) => m.content)).toEqual(contents);
+      expect(messages[1]!.tool_calls).toEqual(JSON.parse(calls));
+      expect(messages[1]!.message_uid).toBe(hasIdentity ? "b".repeat(32) : undefined);
+      expect(messages[2]!._tool_call_uid).toBe(hasIdentity ? "c".repeat(32) : undefined);
+    });
   });
 
   it("names the row when a stored message cannot be read", () => {

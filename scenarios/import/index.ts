@@ -9,7 +9,7 @@ import { sessionsFromJsonText } from "./json-sources.ts";
 import { sessionFromTranscript } from "./turns.ts";
 
 export { ImportError } from "./errors.ts";
-export { IMPORTABLE_STORE_VERSIONS } from "./hermes-store.ts";
+export { OLDEST_IMPORTABLE_STORE_VERSION } from "./hermes-store.ts";
 
 export interface ImportOptions {
   /** Model of the scenario when the source names none. */
@@ -21,7 +21,7 @@ const SQLITE_MAGIC = "SQLite format 3\u0000";
 
 /**
  * One scenario per session of a recorded conversation: an OpenAI-format message list (JSON
- * array or JSONL), a ctxbench session export, or a Hermes-style SQLite store at schema v30/v31.
+ * array or JSONL), a ctxbench session export, or a Hermes-style SQLite store of any schema version from v1 (read-only; later columns it lacks are read as absent).
  * Throws ImportError naming the file and the line or row that failed.
  */
 export function importScenarios(file: string, options: ImportOptions = {}): Scenario[] {
