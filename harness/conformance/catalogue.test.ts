@@ -48,7 +48,7 @@ describe("the check catalogue", () => {
   it("selects checks by id, rule or prefix", () => {
     expect(selectChecks(["CMP-2/split-batch"]).map((c) => c.id)).toEqual(["CMP-2/split-batch"]);
     expect(selectChecks(["CMP-2"]).every((c) => c.rule === "CMP-2")).toBe(true);
-    expect(selectChecks(["CMP-2"])).toHaveLength(4);
+    expect(selectChecks(["CMP-2"])).toHaveLength(5);
     expect(selectChecks(["THR"]).map((c) => c.rule)).toEqual(["THR-1", "THR-2", "THR-4"]);
     expect(selectChecks([])).toHaveLength(CHECKS.length);
     expect(selectChecks(["NOPE-1"])).toEqual([]);

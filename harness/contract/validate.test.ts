@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isValidSequence, validateSequence, type SequenceFindingKind } from "./validate.ts";
+import { firstUnsendable, isValidSequence, validateSequence, type SequenceFindingKind } from "./validate.ts";
 
 const call = (id: string, args = "{}") => ({ id, type: "function", function: { name: "read_file", arguments: args } });
 const assistant = (...ids: string[]) => ({ role: "assistant", content: null, tool_calls: ids.map((id) => call(id)) });
@@ -81,16 +81,18 @@ describe("validateSequence (CMP-2)", () => {
     ]);
   });
 
-  it("finds invalid arguments JSON and non-string arguments", () => {
+  it("finds invalid arguments JSON, and arguments that are not a string as a malformed call", () => {
     const messages = [
       { role: "assistant", tool_calls: [call("a", "{not json"), { id: "b", type: "function", function: { name: "f", arguments: { x: 1 } } }] },
       result("a"),
       result("b"),
     ];
-    expect(kinds(messages)).toEqual([
-      ["invalid-arguments-json", 0],
-      ["invalid-arguments-json", 0],
+    const findings = validateSequence(messages);
+    expect(findings.map((f) => [f.kind, f.field])).toEqual([
+      ["invalid-arguments-json", "tool_calls[0].function.arguments"],
+      ["malformed-tool-call", "tool_calls[1].function.arguments"],
     ]);
+    expect(findings[1]!.detail).toBe("element 0 (role assistant): tool_calls[1].function.arguments is an object; expected a JSON string");
   });
 
   it("finds unknown, missing and non-object messages", () => {
@@ -100,7 +102,7 @@ describe("validateSequence (CMP-2)", () => {
       ["non-object-message", 2],
       ["missing-role", 3],
       ["unknown-role", 4],
-      ["unknown-role", 5],
+      ["missing-role", 5],
     ]);
   });
 
@@ -111,7 +113,7 @@ describe("validateSequence (CMP-2)", () => {
   it("finds malformed tool calls", () => {
     expect(
       kinds([
-        { role: "assistant", tool_calls: "a" },
+        { role: "assistant", content: "x", tool_calls: "a" },
         { role: "assistant", tool_calls: [null, { type: "function", function: { name: "f", arguments: "{}" } }] },
         { role: "assistant", tool_calls: [{ id: "z", type: "function" }] },
         result("z"),
@@ -131,7 +133,53 @@ describe("validateSequence (CMP-2)", () => {
     ]);
   });
 
-  it("an assistant with an empty tool_calls list needs no results", () => {
-    expect(validateSequence([{ role: "assistant", content: "x", tool_calls: [] }, { role: "user", content: "y" }])).toEqual([]);
+  it("names the element, the field and what was expected for object content and parts without a type", () => {
+    const findings = validateSequence([{ role: "system", content: "s" }, { role: "user", content: { text: "summary" } }, { role: "assistant", content: [{ text: "a" }] }]);
+    expect(findings.map((f) => [f.index, f.field, f.expected])).toEqual([
+      [1, "content", "a string or a list of typed parts"],
+      [2, "content[0].type", 'a part type such as "text"'],
+    ]);
+    expect(findings[0]!.detail).toBe("element 1 (role user): content is an object; expected a string or a list of typed parts");
+    expect(findings[1]!.detail).toContain("element 2 (role assistant): content[0] has type missing");
+  });
+
+  it("checks the fields each known part type needs, and only warns about unknown part types", () => {
+    const findings = validateSequence([
+      { role: "user", content: [{ type: "text" }, { type: "image_url", image_url: "http://x" }, { type: "image_url", image_url: { url: "data:," } }, { type: "thinking", thinking: "…" }] },
+    ]);
+    expect(findings.map((f) => [f.field, f.severity])).toEqual([
+      ["content[0]", "error"],
+      ["content[1]", "error"],
+      ["content[3].type", "warning"],
+    ]);
+    expect(findings[0]!.detail).toBe('element 0 (role user): content[0] (type "text") has "text" missing; expected a string');
+  });
+
+  it("allows null content only on an assistant message with tool calls", () => {
+    expect(kinds([{ role: "user", content: null }, { role: "assistant", content: null }, assistant("a"), result("a"), { role: "tool", tool_call_id: "a" }])).toEqual([
+      ["invalid-content", 0],
+      ["invalid-content", 1],
+      ["invalid-content", 4],
+      ["orphaned-result", 4],
+    ]);
+  });
+
+  it("finds an empty tool_calls list, a call whose type is not function, and a name that is not a string", () => {
+    const findings = validateSequence([
+      { role: "assistant", content: "x", tool_calls: [] },
+      { role: "assistant", content: null, tool_calls: [{ id: "a", type: "tool", function: { name: "f", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "a", content: "ok", name: 3 },
+    ]);
+    expect(findings.map((f) => [f.kind, f.index, f.field])).toEqual([
+      ["malformed-tool-calls", 0, "tool_calls"],
+      ["malformed-tool-call", 1, "tool_calls[0].type"],
+      ["invalid-name", 2, "name"],
+    ]);
+    expect(findings[0]!.detail).toBe("element 0 (role assistant): tool_calls is an empty list; expected a non-empty list of calls, or no tool_calls field");
+  });
+
+  it("firstUnsendable names what a provider would refuse, not what the sanitizers repair", () => {
+    expect(firstUnsendable([{ role: "user", content: "hi" }, result("x")])).toBeNull();
+    expect(firstUnsendable([{ role: "user", content: "hi" }, { role: "assistant", content: "x", tool_calls: [] }])?.kind).toBe("malformed-tool-calls");
   });
 });

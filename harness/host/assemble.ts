@@ -6,6 +6,7 @@ import { isThenable, readEngineField, type HookOutcome, type TraceRecorder } fro
 import { planCacheBreakpoints } from "./cache-plan.ts";
 import { cloneMessage, cloneMessages } from "./clone.ts";
 import { sanitizeRequest } from "./sanitize.ts";
+import { unsendableProblem } from "./sendable.ts";
 
 export interface AssemblyState {
   session: string | null;
@@ -27,6 +28,7 @@ export interface AssembledRequest {
 export const SELECT_CONTEXT_FAILED = "Context engine select_context hook failed; using unmodified request messages";
 export const SELECT_CONTEXT_INVALID =
   "Context engine select_context returned an invalid value (not a non-empty list of objects); ignoring";
+export const SELECT_CONTEXT_UNSENDABLE = "Context engine select_context returned messages a provider would refuse; using unmodified request messages";
 
 /**
  * Request assembly, in upstream's load-bearing order (SEL-3): wire copies of the transcript →
@@ -82,6 +84,8 @@ function decide(wire: Message[], outcome: HookOutcome): AssembledRequest {
   const value = outcome.value;
   if (value === null || value === undefined) return finish(wire, "none", null);
   if (!isMessageList(value)) return finish(wire, "fail-open-invalid", SELECT_CONTEXT_INVALID);
+  const unsendable = unsendableProblem(value);
+  if (unsendable !== null) return finish(wire, "fail-open-invalid", `${SELECT_CONTEXT_UNSENDABLE}: ${unsendable}`);
   return finish(value, "replaced", null);
 }
 

@@ -7,6 +7,9 @@ import { sanitizeMemoryContext } from "./memory-context.ts";
 import type { HostRuntime, SessionRuntime } from "./runtime.ts";
 import { notifyHook } from "./lifecycle.ts";
 import { deepEqual } from "./deep-equal.ts";
+import { describe, firstUnsendable, ruleOfFinding } from "../contract/validate.ts";
+import { unstorableField } from "./sendable.ts";
+import { warn } from "./tools.ts";
 
 export interface PassRequest {
   trigger: CompactionTrigger;
@@ -94,8 +97,10 @@ async function passInSlot(
   }
   const output = settled.outcome.value;
   const verdict = judgeOutput(output, before, tokensBefore);
-  const outputForTrace = Array.isArray(output) ? (cloneValue(output) as Message[]) : null;
+  // An output JSON cannot carry (a cycle, a BigInt) is refused and kept out of the trace; its reason names the element.
+  const outputForTrace = Array.isArray(output) && verdict.storable ? (cloneValue(output) as Message[]) : null;
   if (verdict.outcome !== "committed") {
+    if (verdict.outcome === "refused-invalid") warn(runtime, `Compression refused: ${verdict.reason}; the history is kept`, verdict.rule, session.id);
     recordCompaction(runtime, session, request, verdict.outcome, traceInput, outputForTrace, tokensBefore, verdict.tokensAfter, verdict.reason, durationMs);
     return { outcome: verdict.outcome, tokensBefore, tokensAfter: verdict.tokensAfter };
   }
@@ -169,26 +174,37 @@ interface Verdict {
   outcome: CompactionOutcome;
   tokensAfter: number | null;
   reason: string | null;
+  /** False when the output holds something JSON cannot carry, so not even the trace can keep it. */
+  storable: boolean;
+  /** The rule a refused-invalid output breaks, for the warning. */
+  rule: string | null;
 }
 
-/** The host's refusals (upstream's candidate checks): invalid, empty, unchanged, grown. */
+/**
+ * The host's refusals: upstream's candidate checks (empty, unchanged, grown) plus what the host can
+ * neither store nor send — a non-list, an element that is not a message, a value JSON cannot carry,
+ * or a message a provider refuses outright (content shape, tool-call shape). Pairing problems are
+ * left to the per-request sanitizers, as upstream does; the certifier judges them (CMP-2).
+ */
 export function judgeOutput(output: unknown, before: readonly Message[], tokensBefore: number): Verdict {
-  if (!Array.isArray(output)) return { outcome: "refused-invalid", tokensAfter: null, reason: "compress() did not return a list" };
-  if (output.length === 0) return { outcome: "refused-empty", tokensAfter: 0, reason: "compress() returned an empty list" };
-  for (const item of output as unknown[]) {
-    if (item === null || typeof item !== "object" || Array.isArray(item) || typeof (item as { role?: unknown }).role !== "string") {
-      return { outcome: "refused-invalid", tokensAfter: null, reason: "compress() returned a list holding a non-message" };
-    }
+  const refused = (reason: string, rule: string, storable = true): Verdict => ({ outcome: "refused-invalid", tokensAfter: null, reason, storable, rule });
+  if (!Array.isArray(output)) return refused(`compress() returned ${describe(output)}, not a list`, "CMP-1", false);
+  if (output.length === 0) return { outcome: "refused-empty", tokensAfter: 0, reason: "compress() returned an empty list", storable: true, rule: null };
+  for (const [index, item] of (output as unknown[]).entries()) {
+    const unsafe = unstorableField(item);
+    if (unsafe !== null) return refused(`compress() output cannot be stored: element ${index}: ${unsafe}`, "CMP-1", false);
   }
+  const unsendable = firstUnsendable(output);
+  if (unsendable !== null) return refused(`compress() output cannot be sent: ${unsendable.detail}`, ruleOfFinding(unsendable.kind));
   const messages = output as Message[];
   const tokensAfter = estimateTokensRough(messages);
   if (deepEqual(messages, before)) {
-    return { outcome: "refused-unchanged", tokensAfter, reason: "Compression made no progress; skipping boundary rewrite" };
+    return { outcome: "refused-unchanged", tokensAfter, reason: "Compression made no progress; skipping boundary rewrite", storable: true, rule: null };
   }
   if (tokensAfter > tokensBefore) {
-    return { outcome: "refused-grew", tokensAfter, reason: "Compression refused: the result would have grown the context" };
+    return { outcome: "refused-grew", tokensAfter, reason: "Compression refused: the result would have grown the context", storable: true, rule: null };
   }
-  return { outcome: "committed", tokensAfter, reason: null };
+  return { outcome: "committed", tokensAfter, reason: null, storable: true, rule: null };
 }
 
 /** After a commit, last_prompt_tokens = -1 until real usage arrives (upstream's sentinel). */

@@ -78,7 +78,13 @@ async function callEngineTool(runtime: HostRuntime, session: SessionRuntime, cal
     return JSON.stringify({ error: `Context engine tool '${call.name}' failed: ${message}` });
   }
   if (typeof outcome.value === "string") return outcome.value;
-  return JSON.stringify(outcome.value) ?? "null";
+  // Not a string (TOOL-2): the model still gets text; a value JSON cannot carry becomes an error result.
+  try {
+    return JSON.stringify(outcome.value) ?? "null";
+  } catch (error) {
+    warn(runtime, `Context engine tool '${call.name}' returned a value that is not JSON (${describeError(error)}); answered with an error result`, "TOOL-2", session.id);
+    return JSON.stringify({ error: `Context engine tool '${call.name}' returned a value that is not JSON` });
+  }
 }
 
 /** Arguments as the model emitted them; malformed JSON reaches the engine as an empty object. */

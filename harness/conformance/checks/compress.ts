@@ -1,7 +1,7 @@
-import { ROLES, type Message } from "../../contract/types.ts";
+import type { Message } from "../../contract/types.ts";
 import { stripPersistenceFields } from "../../contract/persistence-fields.ts";
 import { estimateTokensRough } from "../../contract/tokens.ts";
-import { validateSequence, type SequenceFindingKind } from "../../contract/validate.ts";
+import { ruleOfFinding, validateMessage, validateSequence, type SequenceFinding, type SequenceFindingKind } from "../../contract/validate.ts";
 import { canonicalJson } from "../../trace/canonical-json.ts";
 import { FOCUS_FACT_PREFIX } from "../probes/compress.ts";
 import type { Check, CheckRun, Evaluation } from "../types.ts";
@@ -34,14 +34,53 @@ function listProblem(o: CompressObservation): string | null {
   return null;
 }
 
-function shapeProblem(o: CompressObservation): string | null {
-  const problem = listProblem(o);
-  if (problem) return problem;
-  for (const [index, message] of o.output!.entries()) {
-    if (!isMessageObject(message)) return `element ${index} is not a message object`;
-    if (!(ROLES as readonly unknown[]).includes(message.role)) return `element ${index} has role ${JSON.stringify(message.role)}`;
+/** Output elements that are exact copies of an input message: what the engine passed through is not its fault. */
+function copiedElements(o: CompressObservation): Set<number> {
+  const inputs = new Set(o.input.map((message) => canonicalJson(message)));
+  const copied = new Set<number>();
+  for (const [index, message] of (o.output ?? []).entries()) if (inputs.has(canonicalJson(message))) copied.add(index);
+  return copied;
+}
+
+/** The first error-level finding about single messages of the given rule, on an element the engine authored or changed. */
+function messageFinding(o: CompressObservation, rule: "CMP-1" | "CMP-2", accept: (finding: SequenceFinding) => boolean = () => true): string | null {
+  if (o.output === null) return null;
+  const copied = copiedElements(o);
+  for (const [index, message] of o.output.entries()) {
+    if (copied.has(index)) continue;
+    const found = validateMessage(message, index).find((finding) => finding.severity === "error" && ruleOfFinding(finding.kind) === rule && accept(finding));
+    if (found) return found.detail;
   }
   return null;
+}
+
+function shapeProblem(o: CompressObservation): string | null {
+  if (o.failure !== null) return `compress failed: ${o.failure}`;
+  if (o.output === null) return o.refusal ?? "compress did not return a list";
+  return messageFinding(o, "CMP-1");
+}
+
+/** Provider ids an input message itself repeats (the scenario's own repetition, TCU-3): those may repeat in the output too. */
+function idsRepeatedWithinAMessage(input: readonly Message[]): Set<string> {
+  const repeated = new Set<string>();
+  for (const message of input) {
+    const seen = new Set<string>();
+    for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
+      if (seen.has(call?.id)) repeated.add(call.id);
+      seen.add(call?.id);
+    }
+  }
+  return repeated;
+}
+
+function toolCallShapeProblem(o: CompressObservation): string | null {
+  if (o.output === null) return o.refusal !== null && /tool_call/.test(o.refusal) ? o.refusal : null;
+  const shape = messageFinding(o, "CMP-2", (finding) => finding.kind !== "invalid-arguments-json");
+  if (shape !== null) return shape;
+  const allowed = idsRepeatedWithinAMessage(o.input);
+  const copied = copiedElements(o);
+  const duplicate = validateSequence(o.output).find((finding) => finding.kind === "duplicate-call-id" && !copied.has(finding.index) && !allowed.has(finding.callId ?? ""));
+  return duplicate ? `${duplicate.detail}; expected ids unique within one response (the input never repeats "${duplicate.callId}" inside one message)` : null;
 }
 
 /** New sequence findings of the given kinds: present in the output, absent from the input. */
@@ -124,7 +163,16 @@ export const compressChecks: Check[] = [
     probes: PROBES,
     evaluate: (runs) => judge(ordinary(runs), "no ordinary compress call to judge", shapeProblem, (n) => `${n} outputs well-formed`),
   },
-  sequenceCheck("CMP-2/orphaned-result", "no tool result without an earlier matching call", ["orphaned-result", "missing-tool-call-id"]),
+  {
+    id: "CMP-2/tool-call-shape",
+    rule: "CMP-2",
+    level: "MUST",
+    title: "tool calls are a non-empty list of {id, type, function: {name, arguments}} with ids unique in one response, and every tool result names its call",
+    scenarios: ORDINARY_SCENARIOS,
+    probes: PROBES,
+    evaluate: (runs) => judge(ordinary(runs), "no ordinary compress call to judge", toolCallShapeProblem, (n) => `${n} outputs with well-formed tool calls`),
+  },
+  sequenceCheck("CMP-2/orphaned-result", "no tool result without an earlier matching call", ["orphaned-result"]),
   sequenceCheck("CMP-2/unanswered-call", "every kept tool call keeps its result", ["unanswered-call"]),
   sequenceCheck("CMP-2/split-batch", "a parallel tool-call batch is never split", ["split-batch"]),
   sequenceCheck("CMP-2/arguments-json", "tool-call arguments that were JSON stay JSON", ["invalid-arguments-json"]),

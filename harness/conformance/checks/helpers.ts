@@ -39,6 +39,8 @@ export interface CompressObservation {
   output: unknown[] | null;
   /** Set when compress threw or timed out. */
   failure: string | null;
+  /** Why the host refused the answer as one it can neither store nor send (it names the element), or null. */
+  refusal: string | null;
   focusTopic: string | null;
   thresholdTokens: number | null;
   event: TraceEvent;
@@ -57,6 +59,7 @@ export function compressObservations(runs: readonly CheckRun[]): CompressObserva
           input: detail["input"] as Message[],
           output: event.resultKind === "list" && Array.isArray(output) ? output : null,
           failure: event.resultKind === "error" || event.resultKind === "timeout" ? (event.error ?? event.resultKind) : null,
+          refusal: null,
           focusTopic: typeof detail["focus_topic"] === "string" ? detail["focus_topic"] : null,
           thresholdTokens: typeof detail["threshold_tokens"] === "number" ? detail["threshold_tokens"] : null,
           event,
@@ -68,6 +71,7 @@ export function compressObservations(runs: readonly CheckRun[]): CompressObserva
           input: event.input,
           output: event.output,
           failure: event.outcome === "error" ? (event.error ?? "error") : null,
+          refusal: event.outcome === "refused-invalid" ? event.error : null,
           focusTopic: event.focus_topic,
           thresholdTokens: null,
           event,
