@@ -158,8 +158,8 @@ function charts(result: ResultJson): string[] {
             bars: shown.map((variant, index) => ({
               color: colorOf(variant.engine, index),
               label: stages.size > 1 ? `${variant.variant} (${variant.stage})` : variant.variant,
-              value: variant.ratioToNoEngine?.ratio ?? 1,
-              ...(variant.ratioToNoEngine ? { low: variant.ratioToNoEngine.ciLow, high: variant.ratioToNoEngine.ciHigh } : {}),
+              value: variant.ratioToNoEngine?.value ?? 1,
+              ...(variant.ratioToNoEngine ? { low: variant.ratioToNoEngine.low, high: variant.ratioToNoEngine.high } : {}),
             })),
           }),
         ),

@@ -56,7 +56,7 @@ describe("junit reporter", () => {
     const changed = sampleResult();
     const check = changed.certifications[0]!.checks[0]!;
     Object.assign(check, { expected: "fail", unexpected: true });
-    changed.benchmarks[0]!.goals[0]!.met = false;
+    changed.benchmarks[0]!.goals[0]!.status = "missed";
     const reparsed = parseXml(junitReporter.render(changed));
     const unexpectedPass = reparsed.children[0]!.children.find((child) => child.name === "testcase")!.children[0]!;
     expect(unexpectedPass.attributes.type).toBe("unexpected-pass");

@@ -5,7 +5,7 @@
  * reason is <skipped>'s text (the schema gives it no attributes) and the root carries no skipped count.
  */
 import type { Reporter } from "./reporter.ts";
-import { goalBound, type BenchSuiteResult, type Certification, type CheckResult, type ResultJson } from "./result.ts";
+import { goalBound, RERUN_ADVICE, type BenchSuiteResult, type Certification, type CheckResult, type ResultJson } from "./result.ts";
 import { element, xmlText } from "./xml.ts";
 
 type Verdict =
@@ -91,9 +91,12 @@ function goalCases(bench: BenchSuiteResult): Case[] {
     classname: `bench.${bench.suite}`,
     name: `${goal.id} ${goal.description}`,
     timeMs: perGoal,
-    verdict: goal.met
-      ? { kind: "passed" }
-      : { kind: "failure", type: "goal-missed", message: `${goal.measured} ${goal.unit} ${goal.floor === true ? "<" : ">"} ${goal.limit} ${goal.unit}`, body: `${goal.description}: measured ${goal.measured} ${goal.unit}, goal ${goalBound(goal)} ${goal.limit} ${goal.unit}` },
+    verdict:
+      goal.status === "met"
+        ? { kind: "passed" }
+        : goal.status === "noisy"
+          ? { kind: "skipped", message: `${RERUN_ADVICE}: ${goal.reason ?? "the measurement is not conclusive"}` }
+          : { kind: "failure", type: "goal-missed", message: `${goal.measured} ${goal.unit} ${goal.floor === true ? "<" : ">"} ${goal.limit} ${goal.unit}`, body: `${goal.description}: measured ${goal.measured} ${goal.unit}, goal ${goalBound(goal)} ${goal.limit} ${goal.unit}` },
   }));
 }
 

@@ -5,6 +5,12 @@
  */
 import { UsageError } from "../harness/util/errors.ts";
 import { anyJson, array, boolean, literal, nullable, number, object, oneOf, string, taggedUnion, type Problem } from "./schema-dsl.ts";
+import { goalBound, RERUN_ADVICE, type Goal, type GoalStatus, type Interval } from "../harness/bench/goals.ts";
+import type { RunNoise } from "../harness/bench/noise.ts";
+import type { Estimate } from "../harness/bench/stats.ts";
+
+export { goalBound, RERUN_ADVICE, type Estimate, type Goal, type GoalStatus, type Interval, type RunNoise };
+export const GOAL_STATUSES = ["met", "missed", "noisy"] as const satisfies readonly GoalStatus[];
 
 export const RESULT_SCHEMA_VERSION = 1;
 
@@ -87,44 +93,31 @@ export interface Certification {
   summary: CheckSummary;
 }
 
-/** A measured value against the goal the spec or an issue sets for it. */
-export interface Goal {
-  id: string;
-  description: string;
-  /** The bound: a ceiling (met when measured ≤ limit) unless `floor` says otherwise. */
-  limit: number;
-  /** True for a floor: met when measured ≥ limit (throughputs). Absent means a ceiling. */
-  floor?: boolean;
-  measured: number;
-  unit: string;
-  met: boolean;
-}
-
-export interface RatioWithInterval {
-  ratio: number;
-  ciLow: number;
-  ciHigh: number;
-}
-
 export interface OverheadVariant {
   /** e.g. "no-engine", "inheriting", "select-null", "engine:compressor". */
   variant: string;
-  /** The engine measured, null for "no-engine". */
+  /** The engine measured: null for the host's own variants (no engine, inheriting, select-null). */
   engine: string | null;
   stage: "selection" | "assembly";
-  medianNs: number;
+  medianNs: Estimate;
   madNs: number;
   p99Ns: number;
   samples: number;
   /** null for the "no-engine" row itself. */
-  ratioToNoEngine: RatioWithInterval | null;
+  ratioToNoEngine: Estimate | null;
+  /** ns per request beyond the no-engine row (the figure to read when that row costs a few ns); null for it. */
+  addedNs: Estimate | null;
   /** Cost relative to JSON.stringify of the same request; null when not measured for this stage. */
   ratioToStringify: number | null;
+  /** Why this row's figures cannot be trusted (see harness/bench/reliability.ts); null when they can. */
+  unreliable: string | null;
 }
 
 interface SuiteBase {
   warnings: string[];
   goals: Goal[];
+  /** How steady the machine was while the suite measured; null for a suite that times nothing. */
+  noise: RunNoise | null;
   durationMs: number;
 }
 
@@ -156,32 +149,46 @@ export interface CacheSuite extends SuiteBase {
 
 export interface ThroughputPoint {
   messages: number;
-  medianMs: number;
+  /** One compress() pass. */
+  medianMs: Estimate;
   messagesPerSecond: number;
   tokensPerSecond: number;
+  /** Input tokens ÷ output tokens (2 = halved). */
   compressionRatio: number;
-  hostShareMs: number;
   /** Heap grown by one pass over a fully collected heap: a lower bound of the pass's peak. */
   peakMemoryBytes: number;
+  unreliable: string | null;
 }
 
 export interface ThroughputEngineResult {
   engine: string;
   /** Exponent k of time ∝ messages^k fitted over the points; null with fewer than two points. */
-  fittedExponent: number | null;
+  fittedExponent: Estimate | null;
   points: ThroughputPoint[];
+}
+
+/** The reference host's work around one pass (snapshot, judging the output, the commit): a harness figure. */
+export interface HostSharePoint {
+  messages: number;
+  medianMs: Estimate;
+  unreliable: string | null;
 }
 
 export interface ThroughputSuite extends SuiteBase {
   suite: "throughput";
   engines: ThroughputEngineResult[];
+  hostShare: HostSharePoint[];
 }
 
 export interface QualityEngineResult {
   engine: string;
   recallActive: number;
-  /** null when the engine offers no tools to recall through. */
+  /** null when not measured: `recallViaToolsNotMeasured` says why. */
   recallViaTools: number | null;
+  /** The tool asked, its query parameter, and how it was found (plugin.yaml's hint or the tool's schema). */
+  searchTool: { name: string; parameter: string; chosenBy: "hint" | "schema" } | null;
+  /** Why recall through tools was not measured ("no tools", or what the tools lack); null when it was. */
+  recallViaToolsNotMeasured: string | null;
   tokensRemovedRatio: number;
   compactions: number;
 }
@@ -194,8 +201,8 @@ export interface QualitySuite extends SuiteBase {
 
 export interface StoreSuite extends SuiteBase {
   suite: "store";
-  appendsPerSecond: number;
-  restoresPerSecond: number;
+  appendsPerSecond: Estimate;
+  restoresPerSecond: Estimate;
   legacyRows: number;
   opensToConverge: number;
   longestWriteLockMs: number;
@@ -278,20 +285,32 @@ export const certificationShape = object({
 const goalShape = object(
   {
     id: string({ minLength: 1 }),
+    engine: nullable(string({ minLength: 1 })),
     description: string(),
     limit: number(),
     floor: boolean(),
     measured: number(),
+    interval: nullable(object({ low: number(), high: number() })),
     unit: string(),
-    met: boolean(),
+    status: oneOf(GOAL_STATUSES),
+    reason: string(),
   },
-  ["floor"],
+  ["floor", "reason"],
 );
 
-/** "≥" for a floor, "≤" for a ceiling: how a goal's limit reads in every report. */
-export const goalBound = (goal: Goal): "≥" | "≤" => (goal.floor === true ? "≥" : "≤");
+const estimate = (minimum?: number) => {
+  const value = () => (minimum === undefined ? number() : number({ minimum }));
+  return object({ value: value(), low: value(), high: value() });
+};
 
-const suiteBase = { warnings: array(string()), goals: array(goalShape), durationMs: number({ minimum: 0 }) };
+const noiseShape = object({
+  calibrationSpread: number({ minimum: 0 }),
+  limit: number({ minimum: 0 }),
+  samples: count(),
+  noisy: boolean(),
+});
+
+const suiteBase = { warnings: array(string()), goals: array(goalShape), noise: nullable(noiseShape), durationMs: number({ minimum: 0 }) };
 
 const overheadShape = object({
   suite: literal("overhead"),
@@ -303,12 +322,14 @@ const overheadShape = object({
       variant: string({ minLength: 1 }),
       engine: nullable(string()),
       stage: oneOf(["selection", "assembly"]),
-      medianNs: ratio(),
+      medianNs: estimate(0),
       madNs: ratio(),
       p99Ns: ratio(),
       samples: count(),
-      ratioToNoEngine: nullable(object({ ratio: ratio(), ciLow: ratio(), ciHigh: ratio() })),
+      ratioToNoEngine: nullable(estimate(0)),
+      addedNs: nullable(estimate()),
       ratioToStringify: nullable(ratio()),
+      unreliable: nullable(string()),
     }),
   ),
   ...suiteBase,
@@ -336,20 +357,21 @@ const throughputShape = object({
   engines: array(
     object({
       engine: string({ minLength: 1 }),
-      fittedExponent: nullable(number()),
+      fittedExponent: nullable(estimate()),
       points: array(
         object({
           messages: count(),
-          medianMs: ratio(),
+          medianMs: estimate(0),
           messagesPerSecond: ratio(),
           tokensPerSecond: ratio(),
           compressionRatio: ratio(),
-          hostShareMs: ratio(),
           peakMemoryBytes: count(),
+          unreliable: nullable(string()),
         }),
       ),
     }),
   ),
+  hostShare: array(object({ messages: count(), medianMs: estimate(0), unreliable: nullable(string()) })),
   ...suiteBase,
 });
 
@@ -361,6 +383,8 @@ const qualityShape = object({
       engine: string({ minLength: 1 }),
       recallActive: number({ minimum: 0, maximum: 1 }),
       recallViaTools: nullable(number({ minimum: 0, maximum: 1 })),
+      searchTool: nullable(object({ name: string({ minLength: 1 }), parameter: string({ minLength: 1 }), chosenBy: oneOf(["hint", "schema"]) })),
+      recallViaToolsNotMeasured: nullable(string()),
       tokensRemovedRatio: number({ minimum: 0, maximum: 1 }),
       compactions: count(),
     }),
@@ -370,8 +394,8 @@ const qualityShape = object({
 
 const storeShape = object({
   suite: literal("store"),
-  appendsPerSecond: ratio(),
-  restoresPerSecond: ratio(),
+  appendsPerSecond: estimate(0),
+  restoresPerSecond: estimate(0),
   legacyRows: count(),
   opensToConverge: count(),
   longestWriteLockMs: ratio(),
@@ -466,6 +490,15 @@ function consistencyProblem(result: ResultJson): Problem | null {
     }
     const verdict = verdictOf(certification.checks);
     if (certification.verdict !== verdict) return { path: `${path}.verdict`, message: `is "${certification.verdict}" but the checks give "${verdict}"` };
+  }
+  for (const [index, suite] of result.benchmarks.entries()) {
+    if (suite.suite !== "quality") continue;
+    for (const [at, engine] of suite.engines.entries()) {
+      const path = `$.benchmarks[${index}].engines[${at}]`;
+      const measured = engine.recallViaTools !== null;
+      if (measured !== (engine.searchTool !== null)) return { path: `${path}.searchTool`, message: measured ? "is null but recall via tools was measured" : "names a tool but recall via tools was not measured" };
+      if (measured === (engine.recallViaToolsNotMeasured !== null)) return { path: `${path}.recallViaToolsNotMeasured`, message: measured ? "gives a reason although recall via tools was measured" : "is null but recall via tools was not measured" };
+    }
   }
   return null;
 }

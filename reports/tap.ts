@@ -3,7 +3,7 @@
  * non-pass is `not ok … # TODO` (TAP's own "expected failure"); a skip is `ok … # SKIP`.
  */
 import type { Reporter } from "./reporter.ts";
-import type { CheckResult, ResultJson } from "./result.ts";
+import { RERUN_ADVICE, type CheckResult, type ResultJson } from "./result.ts";
 
 /** A description on one line, with `#` and `\` escaped as TAP 14 requires. */
 export function tapDescription(text: string): string {
@@ -50,9 +50,11 @@ export const tapReporter: Reporter = {
       for (const goal of bench.goals) {
         const description = `${++number} - ${tapDescription(`bench ${bench.suite} ${goal.id} ${goal.description}`)}`;
         lines.push(
-          goal.met
+          goal.status === "met"
             ? `ok ${description}`
-            : [`not ok ${description}`, ...diagnostics([["measured", goal.measured], ["limit", goal.limit], ["bound", goal.floor === true ? "at least" : "at most"], ["unit", goal.unit]])].join("\n"),
+            : goal.status === "noisy"
+              ? `ok ${description} # SKIP ${directiveText(`${RERUN_ADVICE}: ${goal.reason ?? "the measurement is not conclusive"}`)}`
+              : [`not ok ${description}`, ...diagnostics([["measured", goal.measured], ["limit", goal.limit], ["bound", goal.floor === true ? "at least" : "at most"], ["unit", goal.unit]])].join("\n"),
         );
       }
     }

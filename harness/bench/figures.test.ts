@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { OverheadSuite, StoreSuite } from "../../reports/result.ts";
 import { figuresOf } from "./figures.ts";
 
-const base = { warnings: [], goals: [], durationMs: 1 };
+const at = (value: number) => ({ value, low: value, high: value });
+const base = { warnings: [], goals: [], noise: null, durationMs: 1 };
 
 describe("baseline figures of a suite", () => {
   it("keeps overhead ratios to no engine, lower is better, with the interval's half-width as uncertainty", () => {
@@ -13,8 +14,8 @@ describe("baseline figures of a suite", () => {
       stringifyFloorNs: 200_000,
       requestsByteIdentical: true,
       variants: [
-        { variant: "no-engine", engine: null, stage: "assembly", medianNs: 80_000, madNs: 1, p99Ns: 1, samples: 10, ratioToNoEngine: null, ratioToStringify: 0.4 },
-        { variant: "inheriting", engine: "inheriting", stage: "assembly", medianNs: 80_000, madNs: 1, p99Ns: 1, samples: 10, ratioToNoEngine: { ratio: 1, ciLow: 0.98, ciHigh: 1.02 }, ratioToStringify: 0.4 },
+        { variant: "no-engine", engine: null, stage: "assembly", medianNs: at(80_000), madNs: 1, p99Ns: 1, samples: 10, ratioToNoEngine: null, addedNs: null, ratioToStringify: 0.4, unreliable: null },
+        { variant: "inheriting", engine: null, stage: "assembly", medianNs: at(80_000), madNs: 1, p99Ns: 1, samples: 10, ratioToNoEngine: { value: 1, low: 0.98, high: 1.02 }, addedNs: at(0), ratioToStringify: 0.4, unreliable: null },
       ],
     };
     const figures = figuresOf(suite);
@@ -23,9 +24,9 @@ describe("baseline figures of a suite", () => {
   });
 
   it("knows that more appends and restores are better and a longer write lock is worse", () => {
-    const suite: StoreSuite = { ...base, suite: "store", appendsPerSecond: 90_000, restoresPerSecond: 1_600, legacyRows: 10, opensToConverge: 2, longestWriteLockMs: 20 };
+    const suite: StoreSuite = { ...base, suite: "store", appendsPerSecond: { value: 90_000, low: 85_500, high: 94_500 }, restoresPerSecond: at(1_600), legacyRows: 10, opensToConverge: 2, longestWriteLockMs: 20 };
     const figures = figuresOf(suite);
-    expect(figures["store/appends-per-second"]!.higherIsBetter).toBe(true);
+    expect(figures["store/appends-per-second"]).toEqual({ value: 90_000, relativeUncertainty: expect.closeTo(0.05, 6), higherIsBetter: true });
     expect(figures["store/restores-per-second"]!.higherIsBetter).toBe(true);
     expect(figures["store/longest-write-lock-ms"]!.higherIsBetter).toBe(false);
   });

@@ -1,5 +1,9 @@
 import type { BenchSuiteResult } from "../../reports/result.ts";
 import type { BaselineFigure } from "./baseline.ts";
+import type { Estimate } from "./stats.ts";
+
+/** Half the interval's width over the value: the uncertainty a baseline gate allows for. */
+const relativeHalfWidth = (estimate: Estimate) => (estimate.value > 0 ? (estimate.high - estimate.low) / 2 / estimate.value : 0);
 
 /** The figures of a suite that a baseline remembers and a later run is gated on. */
 export function figuresOf(suite: BenchSuiteResult): Record<string, BaselineFigure> {
@@ -12,12 +16,12 @@ export function figuresOf(suite: BenchSuiteResult): Record<string, BaselineFigur
         // Ratios to the no-engine row were measured interleaved in one process: the figure that survives a noisy machine.
         if (v.ratioToNoEngine === null) continue;
         const r = v.ratioToNoEngine;
-        figures[`overhead/${v.stage}/${v.variant}`] = lowerIsBetter(r.ratio, (r.ciHigh - r.ciLow) / 2 / r.ratio);
+        figures[`overhead/${v.stage}/${v.variant}`] = lowerIsBetter(r.value, relativeHalfWidth(r));
       }
       break;
     case "throughput":
       for (const e of suite.engines) {
-        for (const p of e.points) figures[`throughput/${e.engine}/${p.messages}`] = higherIsBetter(p.messagesPerSecond);
+        for (const p of e.points) figures[`throughput/${e.engine}/${p.messages}`] = higherIsBetter(p.messagesPerSecond, relativeHalfWidth(p.medianMs));
       }
       break;
     case "cache":
@@ -27,8 +31,8 @@ export function figuresOf(suite: BenchSuiteResult): Record<string, BaselineFigur
       for (const e of suite.engines) figures[`quality/${e.engine}/recall-active`] = higherIsBetter(e.recallActive);
       break;
     case "store":
-      figures["store/appends-per-second"] = higherIsBetter(suite.appendsPerSecond);
-      figures["store/restores-per-second"] = higherIsBetter(suite.restoresPerSecond);
+      figures["store/appends-per-second"] = higherIsBetter(suite.appendsPerSecond.value, relativeHalfWidth(suite.appendsPerSecond));
+      figures["store/restores-per-second"] = higherIsBetter(suite.restoresPerSecond.value, relativeHalfWidth(suite.restoresPerSecond));
       figures["store/longest-write-lock-ms"] = lowerIsBetter(suite.longestWriteLockMs);
       break;
   }

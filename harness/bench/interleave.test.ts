@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { calibrateBatch, measureInterleaved } from "./interleave.ts";
+import { seededRandom } from "../util/random.ts";
+import { compareInterleaved, ratioOfMedians } from "./stats.ts";
+import { VirtualMachine } from "./testing/virtual-machine.ts";
 
 function busyWork(units: number): number {
   let x = 0;
@@ -34,5 +37,43 @@ describe("interleaved measurement", () => {
     expect(light!.samplesNs.length).toBe(15);
     expect(heavy!.samplesNs.length).toBe(15);
     expect(heavy!.summary.median).toBeGreaterThan(light!.summary.median * 3);
+  });
+});
+
+describe("interleaved measurement on a machine with a load (virtual clock)", () => {
+  const options = (machine: VirtualMachine) => ({ rounds: 8, samplesPerRound: 20, minSampleNs: 20_000, warmupMs: 0.1, clock: machine.clock, calibration: machine.calibration });
+
+  it("keeps samples per round and measures a calibration loop beside the variants", async () => {
+    const machine = new VirtualMachine();
+    const result = await measureInterleaved([machine.variant("a", 100), machine.variant("b", 200)], options(machine));
+    expect(result.variants.map((v) => v.name)).toEqual(["a", "b"]);
+    expect(result.variants[0]!.perRound).toHaveLength(8);
+    expect(result.variants[0]!.perRound.flat()).toEqual(result.variants[0]!.samplesNs);
+    expect(result.calibration.perRound).toHaveLength(8);
+    expect(result.noise).toMatchObject({ samples: 8, noisy: false });
+    const ratio = compareInterleaved(
+      { samples: result.variants[1]!.samplesNs, perRound: result.variants[1]!.perRound },
+      { samples: result.variants[0]!.samplesNs, perRound: result.variants[0]!.perRound },
+    ).ratio;
+    expect(ratio.value).toBeCloseTo(2, 1);
+    expect(ratio.low).toBeLessThanOrEqual(ratio.value);
+    expect(ratio.high).toBeGreaterThanOrEqual(ratio.value);
+  });
+
+  it("reports a load that comes and goes as a noisy run, with a wide interval instead of a tight wrong one", async () => {
+    const random = seededRandom(11);
+    const loadedWindows = new Map<number, number>();
+    // Every millisecond of virtual time the load is on (2.5× slower) or off, at random.
+    const machine = new VirtualMachine(({ nowNs }) => {
+      const window = Math.floor(nowNs / 1e6);
+      if (!loadedWindows.has(window)) loadedWindows.set(window, random() < 0.5 ? 2.5 : 1);
+      return loadedWindows.get(window)!;
+    });
+    const result = await measureInterleaved([machine.variant("no-engine", 1000), machine.variant("inheriting", 1000)], options(machine));
+    expect(result.noise.noisy).toBe(true);
+    const [base, variant] = result.variants;
+    const pooled = ratioOfMedians(variant!.samplesNs, base!.samplesNs);
+    const rounds = compareInterleaved({ samples: variant!.samplesNs, perRound: variant!.perRound }, { samples: base!.samplesNs, perRound: base!.perRound }).ratio;
+    expect(rounds.high - rounds.low).toBeGreaterThan(pooled.high - pooled.low);
   });
 });

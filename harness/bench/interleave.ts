@@ -1,4 +1,5 @@
 import { Bench } from "tinybench";
+import { calibrationWork, hrClock, noiseOf, type Clock, type RunNoise } from "./noise.ts";
 import { summarize, type SampleSummary } from "./stats.ts";
 
 /** One contender: `run(n)` performs the measured operation n times. */
@@ -16,6 +17,10 @@ export interface InterleaveOptions {
   minSampleNs?: number;
   /** Run each variant this long before calibrating, so the JIT has optimised it (default 150 ms). */
   warmupMs?: number;
+  /** Nanosecond clock (default hrtime); tests pass a virtual one to play a load deterministically. */
+  clock?: Clock;
+  /** The fixed work measured beside the variants to gauge the machine's noise (default calibrationWork). */
+  calibration?: (operations: number) => void;
 }
 
 export interface VariantMeasurement {
@@ -24,32 +29,40 @@ export interface VariantMeasurement {
   batch: number;
   /** ns per operation, one value per sample. */
   samplesNs: number[];
+  /** The same samples, one array per round. */
+  perRound: number[][];
   summary: SampleSummary;
 }
 
 export interface InterleavedResult {
   variants: VariantMeasurement[];
+  /** The calibration loop, measured in every round like a variant. */
+  calibration: VariantMeasurement;
+  /** The spread of the calibration loop's per-round medians: how steady the machine was. */
+  noise: RunNoise;
   /** Warnings tinybench raised (timer saturation and the like), prefixed by variant. */
   warnings: string[];
 }
 
+export const CALIBRATION_VARIANT = "(calibration)";
+
 /** Run a variant in growing batches for about `ns` nanoseconds. */
-function warmUp(variant: Variant, ns: number): void {
-  const start = process.hrtime.bigint();
+function warmUp(variant: Variant, ns: number, clock: Clock): void {
+  const start = clock();
   let batch = 1;
-  while (Number(process.hrtime.bigint() - start) < ns) {
+  while (clock() - start < ns) {
     variant.run(batch);
     if (batch < 1 << 16) batch *= 2;
   }
 }
 
 /** Find a batch size so that one batch takes at least minSampleNs. */
-export function calibrateBatch(variant: Variant, minSampleNs: number): number {
+export function calibrateBatch(variant: Variant, minSampleNs: number, clock: Clock = hrClock): number {
   let batch = 1;
   for (;;) {
-    const start = process.hrtime.bigint();
+    const start = clock();
     variant.run(batch);
-    const elapsed = Number(process.hrtime.bigint() - start);
+    const elapsed = clock() - start;
     if (elapsed >= minSampleNs || batch >= 1 << 24) return batch;
     batch *= elapsed < minSampleNs / 16 ? 8 : 2;
   }
@@ -58,16 +71,21 @@ export function calibrateBatch(variant: Variant, minSampleNs: number): number {
 /**
  * Measure variants in one process, interleaved: round after round, each variant in turn with the
  * order rotated, so drift of the machine (frequency, other load, GC) hits all of them alike.
- * Each sample is a batch timed with hrtime and handed to tinybench as an overridden duration.
+ * Each sample is a batch timed with the clock and handed to tinybench as an overridden duration.
+ * A calibration loop takes its turn in every round too: the spread of its per-round medians is
+ * the run's noise level, reported beside the figures.
  */
 export async function measureInterleaved(variants: readonly Variant[], options: InterleaveOptions = {}): Promise<InterleavedResult> {
   const rounds = options.rounds ?? 8;
   const samplesPerRound = options.samplesPerRound ?? 40;
   const minSampleNs = options.minSampleNs ?? 50_000;
   const warmupNs = (options.warmupMs ?? 150) * 1e6;
-  for (const variant of variants) warmUp(variant, warmupNs);
-  const batches = variants.map((v) => calibrateBatch(v, minSampleNs));
-  const samples = variants.map(() => [] as number[]);
+  const clock = options.clock ?? hrClock;
+  const work = options.calibration ?? calibrationWork;
+  const all: Variant[] = [...variants, { name: CALIBRATION_VARIANT, run: work }];
+  for (const variant of all) warmUp(variant, warmupNs, clock);
+  const batches = all.map((v) => calibrateBatch(v, minSampleNs, clock));
+  const perRound = all.map(() => [] as number[][]);
   const warnings = new Set<string>();
 
   for (let round = 0; round < rounds; round++) {
@@ -82,34 +100,41 @@ export async function measureInterleaved(variants: readonly Variant[], options: 
       warmupIterations: samplesPerRound,
       retainSamples: true,
     });
-    for (let k = 0; k < variants.length; k++) {
-      const index = (k + round) % variants.length;
-      const variant = variants[index]!;
+    for (let k = 0; k < all.length; k++) {
+      const index = (k + round) % all.length;
+      const variant = all[index]!;
       const batch = batches[index]!;
       bench.add(variant.name, () => {
-        const start = process.hrtime.bigint();
+        const start = clock();
         variant.run(batch);
-        return { overriddenDuration: Number(process.hrtime.bigint() - start) / 1e6 };
+        return { overriddenDuration: (clock() - start) / 1e6 };
       });
     }
     bench.addEventListener("warning", (event) => {
       const reason = (event as unknown as { reason?: string }).reason;
       const task = (event as unknown as { task?: { name: string } }).task;
-      if (reason) warnings.add(`${task?.name ?? "bench"}: ${reason}`);
+      if (reason && task?.name !== CALIBRATION_VARIANT) warnings.add(`${task?.name ?? "bench"}: ${reason}`);
     });
     await bench.run();
     for (const task of bench.tasks) {
-      const index = variants.findIndex((v) => v.name === task.name);
+      const index = all.findIndex((v) => v.name === task.name);
       const result = task.result;
       if (result.state === "errored") throw result.error;
       if (!("latency" in result)) continue;
       const batch = batches[index]!;
-      for (const ms of result.latency.samples ?? []) samples[index]!.push((ms * 1e6) / batch);
+      perRound[index]!.push((result.latency.samples ?? []).map((ms) => (ms * 1e6) / batch));
     }
   }
 
+  const measurements: VariantMeasurement[] = all.map((v, i) => {
+    const samplesNs = perRound[i]!.flat();
+    return { name: v.name, batch: batches[i]!, samplesNs, perRound: perRound[i]!, summary: summarize(samplesNs) };
+  });
+  const calibration = measurements.pop()!;
   return {
-    variants: variants.map((v, i) => ({ name: v.name, batch: batches[i]!, samplesNs: samples[i]!, summary: summarize(samples[i]!) })),
+    variants: measurements,
+    calibration,
+    noise: noiseOf(calibration.perRound.map((samples) => summarize(samples).median)),
     warnings: [...warnings],
   };
 }

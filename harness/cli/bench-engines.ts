@@ -1,6 +1,7 @@
 import type { ContextEngine } from "../contract/context-engine.ts";
 import { discoverEngines } from "../plugins/discover.ts";
 import { loadEngine } from "../plugins/load.ts";
+import { readManifest } from "../plugins/manifest.ts";
 import type { BenchEngine } from "../bench/registry.ts";
 import type { CliIo } from "./io.ts";
 
@@ -22,7 +23,8 @@ export async function loadBenchEngines(io: CliIo, names: readonly string[], plug
     const loaded = await loadEngine({ cwd: io.cwd, name, pluginDirs: [...pluginDirs], strict: true });
     for (const warning of loaded.warnings) io.stderr(`warning: ${warning}\n`);
     const EngineClass = (loaded.engine as object).constructor as new () => ContextEngine;
-    engines.push({ name: loaded.name, version: loaded.version, create: () => new EngineClass() });
+    const searchTool = loaded.directory === null ? null : (await readManifest(loaded.directory)).searchTool;
+    engines.push({ name: loaded.name, version: loaded.version, create: () => new EngineClass(), searchTool });
   }
   return engines;
 }

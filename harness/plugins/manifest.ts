@@ -22,5 +22,27 @@ export async function readManifest(directory: string): Promise<PluginManifest> {
     name,
     description: description ?? "",
     version: version === undefined || version === null ? null : String(version),
+    searchTool: searchToolOf(file, data["ctxbench"]),
   };
+}
+
+const CTXBENCH_KEYS = ["search_tool", "search_parameter"];
+
+/** The optional `ctxbench:` section: hints for the benchmarks, which upstream's host ignores. */
+function searchToolOf(file: string, section: unknown): PluginManifest["searchTool"] {
+  if (section === undefined || section === null) return null;
+  if (typeof section !== "object" || Array.isArray(section)) throw new UsageError(`${file}: "ctxbench" must be a mapping (e.g. ctxbench: {search_tool: my_search})`);
+  const entries = section as Record<string, unknown>;
+  const unknown = Object.keys(entries).find((key) => !CTXBENCH_KEYS.includes(key));
+  if (unknown !== undefined) throw new UsageError(`${file}: unknown key "ctxbench.${unknown}" (known: ${CTXBENCH_KEYS.join(", ")})`);
+  const { search_tool: tool, search_parameter: parameter } = entries;
+  if (tool === undefined || tool === null) {
+    if (parameter !== undefined && parameter !== null) throw new UsageError(`${file}: "ctxbench.search_parameter" needs "ctxbench.search_tool"`);
+    return null;
+  }
+  if (typeof tool !== "string" || tool.trim() === "") throw new UsageError(`${file}: "ctxbench.search_tool" must be a tool name`);
+  if (parameter !== undefined && parameter !== null && (typeof parameter !== "string" || parameter.trim() === "")) {
+    throw new UsageError(`${file}: "ctxbench.search_parameter" must be a parameter name`);
+  }
+  return { tool, parameter: typeof parameter === "string" ? parameter : null };
 }

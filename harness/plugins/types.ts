@@ -8,6 +8,8 @@ export interface PluginManifest {
   name: string;
   description: string;
   version: string | null;
+  /** `ctxbench: {search_tool, search_parameter}`: the tool the quality suite asks for recall. */
+  searchTool: { tool: string; parameter: string | null } | null;
 }
 
 /** A plugin directory found under one of the discovery roots. */

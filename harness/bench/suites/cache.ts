@@ -9,6 +9,7 @@ import type { CacheEngineResult, CacheSuite, Goal } from "../../../reports/resul
 import { addTallies, hitRatio, tallyCache, type CacheTally } from "./cache-metrics.ts";
 import { CeilingEngine, ceilingScenario, DEFAULT_CACHE_SCENARIOS, resolveCacheScenario } from "./cache-scenarios.ts";
 import type { EngineFactory } from "../engine-factory.ts";
+import { judgeGoal } from "../goals.ts";
 
 export type BenchEngine = EngineFactory;
 
@@ -61,14 +62,18 @@ export async function runCacheBench(options: CacheBenchOptions): Promise<CacheSu
     };
     if (result.hitRatio > ceiling) warnings.push(`${spec.name} reads more of its prompts from cache (${result.hitRatio}) than the ceiling (${ceiling})`);
     engines.push(result);
-    goals.push({
-      id: `CACHE-2/${spec.name}/needless-selection-changes`,
-      description: `${spec.name}: retries of an unchanged conversation whose selection changed (CACHE-2: change the selection only when something changed)`,
-      limit: 0,
-      measured: result.needlessSelectionChanges,
-      unit: "requests",
-      met: result.needlessSelectionChanges <= 0,
-    });
+    goals.push(
+      judgeGoal(
+        {
+          id: `CACHE-2/${spec.name}/needless-selection-changes`,
+          engine: spec.name,
+          description: `${spec.name}: retries of an unchanged conversation whose selection changed (CACHE-2: change the selection only when something changed)`,
+          limit: 0,
+          unit: "requests",
+        },
+        result.needlessSelectionChanges,
+      ),
+    );
   }
   return {
     suite: "cache",
@@ -76,6 +81,7 @@ export async function runCacheBench(options: CacheBenchOptions): Promise<CacheSu
     engines,
     warnings,
     goals,
+    noise: null,
     durationMs: performance.now() - started,
   };
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { sampleTranscript, type IdStyle } from "../../../engines/shared/sample-transcript.ts";
 import { estimateTokensRough } from "../../contract/tokens.ts";
 import type { Message } from "../../contract/types.ts";
+import type { NoiseProbe } from "../noise.ts";
 import { fittedExponent, summarize, type SampleSummary } from "../stats.ts";
 import type { EngineFactory } from "../engine-factory.ts";
 
@@ -22,6 +23,10 @@ export interface ThroughputOptions {
   idStyle?: IdStyle;
   /** Timed passes per size; default 15 up to 1k messages, 7 up to 10k, 3 above. */
   runs?: (messages: number) => number;
+  /** Transcripts already built for some sizes (with this seed and id style), so a caller builds them once. */
+  transcripts?: ReadonlyMap<number, Message[]>;
+  /** Sampled before every timed pass: the machine's noise beside the figures. */
+  probe?: NoiseProbe;
 }
 
 export interface ThroughputCase {
@@ -34,6 +39,8 @@ export interface ThroughputCase {
   compressionRatio: number;
   /** Wall-clock milliseconds per pass. */
   ms: SampleSummary;
+  /** The passes' wall-clock milliseconds, in the order run. */
+  samplesMs: number[];
   /**
    * Process CPU milliseconds (user + system) per pass: steadier than wall time when other work
    * competes for the cores, and the figure the goals are judged on when the machine is loaded.
@@ -71,7 +78,7 @@ export async function runThroughputBench(
   const seed = options.seed ?? 1;
   const idStyle = options.idStyle ?? "hex";
   const runsFor = options.runs ?? defaultRuns;
-  const transcripts = new Map(sizes.map((size) => [size, sampleTranscript({ messages: size, seed, idStyle })]));
+  const transcripts = new Map(sizes.map((size) => [size, options.transcripts?.get(size) ?? sampleTranscript({ messages: size, seed, idStyle })]));
   const warmup = sampleTranscript({ messages: Math.min(1_000, Math.min(...sizes)), seed: seed + 1, idStyle });
   const home = mkdtempSync(join(tmpdir(), "ctxbench-throughput-"));
   const results: EngineThroughput[] = [];
@@ -89,6 +96,7 @@ export async function runThroughputBench(
         for (let k = 0; k < engines.length; k++) {
           const index = (k + run) % engines.length;
           const spec = engines[index]!;
+          options.probe?.sample();
           const pass = await passOnce(spec, transcript, contextLength, join(home, `${spec.name}-${size}-${run}`));
           samples[index]!.push(pass.ms);
           cpuSamples[index]!.push(pass.cpuMs);
@@ -107,6 +115,7 @@ export async function runThroughputBench(
           outputMessages: output.length,
           compressionRatio: outputTokens > 0 ? inputTokens / outputTokens : Number.POSITIVE_INFINITY,
           ms,
+          samplesMs: samples[index]!,
           cpuMs: summarize(cpuSamples[index]!),
           messagesPerSecond: transcript.length / (ms.median / 1000),
           tokensPerSecond: inputTokens / (ms.median / 1000),

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { ContextEngine } from "../../contract/context-engine.ts";
 import type { Message } from "../../contract/types.ts";
-import { overheadTranscript, runOverheadBench } from "./overhead.ts";
+import { overheadGoals, overheadTranscript, runOverheadBench } from "./overhead.ts";
+import { measureInterleaved, type VariantMeasurement } from "../interleave.ts";
+import { compareInterleaved } from "../stats.ts";
+import { VirtualMachine } from "../testing/virtual-machine.ts";
+import type { Goal } from "../goals.ts";
+import { sampleResult } from "../../../reports/fixtures/sample-result.ts";
+import { RERUN_ADVICE, type ResultJson } from "../../../reports/result.ts";
+import { terminalReporter } from "../../../reports/terminal.ts";
 
 class AsyncSelector extends ContextEngine {
   readonly name = "async-selector";
@@ -54,3 +61,46 @@ describe("overhead suite", () => {
     expect(suite.warnings.join("\n")).toMatch(/async-selector: select_context is asynchronous/);
   });
 });
+
+describe("overhead goals on a noisy measurement", () => {
+  // Baseline and variant swapped in time: a synthetic load (1.6× slower) comes exactly while the
+  // no-engine baseline is sampled, so an inheriting engine, which does the same work and a check,
+  // measures 0.63× no engine with a tight interval — "cheaper than nothing".
+  it("flags an engine measured faster than no engine, and does not count the ≤ 1.01× goal as met", async () => {
+    const machine = new VirtualMachine(({ variant }) => (variant.endsWith("no-engine") ? 1.6 : 1));
+    const measure = { rounds: 8, samplesPerRound: 20, minSampleNs: 20_000, warmupMs: 0.1, clock: machine.clock, calibration: machine.calibration };
+    const run = await measureInterleaved([machine.variant("assembly/no-engine", 1000), machine.variant("assembly/inheriting", 1000)], measure);
+    const [base, inheriting] = run.variants;
+    const rounds = (m: VariantMeasurement) => ({ samples: m.samplesNs, perRound: m.perRound });
+    const comparison = compareInterleaved(rounds(inheriting!), rounds(base!));
+    expect(comparison.ratio.value).toBeCloseTo(1 / 1.6, 1);
+    expect(comparison.ratio.high).toBeLessThan(1);
+    expect(run.noise.noisy).toBe(false);
+
+    const goal = overheadGoals({ identityCheck: comparison, inheriting: comparison, assemblyToStringify: 0.3, messages: 500, noise: run.noise }).find((g) => g.id === "inheriting-vs-none")!;
+    expect(goal.measured).toBeLessThan(1.01);
+    expect(goal.status).toBe("noisy");
+    expect(goal.reason).toMatch(/faster than its baseline/);
+
+    const text = terminalReporter.render(resultWithOverheadGoal(goal), { color: false });
+    expect(text).toContain(RERUN_ADVICE);
+    expect(text).not.toMatch(/inheriting engine ÷ with no engine[^\n]*│ met/);
+  });
+
+  it("meets the same goal when the machine is quiet", async () => {
+    const machine = new VirtualMachine();
+    const measure = { rounds: 8, samplesPerRound: 20, minSampleNs: 20_000, warmupMs: 0.1, clock: machine.clock, calibration: machine.calibration };
+    const run = await measureInterleaved([machine.variant("assembly/no-engine", 1000), machine.variant("assembly/inheriting", 1001)], measure);
+    const [base, inheriting] = run.variants;
+    const comparison = compareInterleaved({ samples: inheriting!.samplesNs, perRound: inheriting!.perRound }, { samples: base!.samplesNs, perRound: base!.perRound });
+    const goals = overheadGoals({ identityCheck: comparison, inheriting: comparison, assemblyToStringify: 0.3, messages: 500, noise: run.noise });
+    expect(goals.find((g) => g.id === "inheriting-vs-none")!.status).toBe("met");
+  });
+});
+
+function resultWithOverheadGoal(goal: Goal): ResultJson {
+  const result = sampleResult({ withCertifications: false });
+  const overhead = result.benchmarks.find((suite) => suite.suite === "overhead")!;
+  overhead.goals = [goal];
+  return result;
+}

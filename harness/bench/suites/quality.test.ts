@@ -7,6 +7,7 @@ import { RESULT_SCHEMA_VERSION, validateResult } from "../../../reports/result.t
 import { sampleRunInfo } from "../../../reports/fixtures/sample-result.ts";
 import { runQualityBench } from "./quality.ts";
 import { qualityScenario } from "./quality-scenario.ts";
+import { ArchivistEngine } from "../../../test/fixtures/plugins/recall/archivist/index.ts";
 
 /** Compacts when truncate would, keeping only the system prompt and the newest user message. */
 class DropAllEngine extends TruncateEngine {
@@ -43,6 +44,8 @@ describe("the quality benchmark", () => {
     expect(dropAll!.compactions).toBeGreaterThanOrEqual(2);
     expect(dropAll!.recallActive).toBe(0);
     expect(dropAll!.recallViaTools).toBeNull();
+    expect(dropAll!.recallViaToolsNotMeasured).toBe("no tools");
+    expect(lcm!.searchTool).toEqual({ name: "lcm_grep", parameter: "query", chosenBy: "schema" });
     expect(dropAll!.tokensRemovedRatio).toBeGreaterThan(0.5);
     expect(compressor!.recallViaTools).toBeNull();
     expect(compressor!.tokensRemovedRatio).toBeGreaterThan(0);
@@ -50,6 +53,37 @@ describe("the quality benchmark", () => {
     expect(suite.warnings).toEqual([]);
     const outcome = validateResult({ schemaVersion: RESULT_SCHEMA_VERSION, runInfo: sampleRunInfo(), certifications: [], benchmarks: [suite] });
     expect(outcome.ok).toBe(true);
+  });
+
+  it("measures recall through a search tool named like nothing the suite knows, and names the tool it asked", async () => {
+    const suite = await runQualityBench({ engines: [{ name: "archivist", create: () => new ArchivistEngine() }], scenario, compactions: 2 });
+    const [archivist] = suite.engines;
+    expect(archivist!.compactions).toBeGreaterThanOrEqual(2);
+    expect(archivist!.searchTool).toEqual({ name: "archivist_dig", parameter: "query", chosenBy: "schema" });
+    expect(archivist!.recallViaTools).toBe(1);
+    expect(archivist!.recallViaToolsNotMeasured).toBeNull();
+  });
+
+  it("asks the tool plugin.yaml names, and gives the reason instead of a figure when the tools offer no query", async () => {
+    class NodeToolsEngine extends ArchivistEngine {
+      override get_tool_schemas() {
+        return [{ name: "node_info", description: "Describe one node.", parameters: { type: "object", properties: { node_id: { type: "string" } }, required: ["node_id"] } }];
+      }
+    }
+    const suite = await runQualityBench({
+      engines: [
+        { name: "node-tools", create: () => new NodeToolsEngine() },
+        { name: "hinted", create: () => new ArchivistEngine(), searchTool: { tool: "archivist_dig", parameter: "query" } },
+      ],
+      scenario,
+      compactions: 2,
+    });
+    const [nodeTools, hinted] = suite.engines;
+    expect(nodeTools!.recallViaTools).toBeNull();
+    expect(nodeTools!.searchTool).toBeNull();
+    expect(nodeTools!.recallViaToolsNotMeasured).toMatch(/^none of its tools \(node_info\(node_id\)\) takes a query/);
+    expect(hinted!.searchTool).toEqual({ name: "archivist_dig", parameter: "query", chosenBy: "hint" });
+    expect(validateResult({ schemaVersion: RESULT_SCHEMA_VERSION, runInfo: sampleRunInfo(), certifications: [], benchmarks: [suite] }).ok).toBe(true);
   });
 
   it("warns when an engine falls short of the compactions the scenario is sized for", async () => {

@@ -9,6 +9,7 @@ import { sessionMessages, type Canary, type Scenario } from "../../../scenarios/
 import type { QualityEngineResult, QualitySuite } from "../../../reports/result.ts";
 import { closeEngine, type BenchEngine } from "./cache.ts";
 import { qualityScenario } from "./quality-scenario.ts";
+import { chooseSearchTool, type SearchTool } from "./search-tool.ts";
 
 export interface QualityBenchOptions {
   engines: BenchEngine[];
@@ -31,7 +32,7 @@ export async function runQualityBench(options: QualityBenchOptions): Promise<Qua
   if (scenario.canaries.length === 0) warnings.push(`scenario "${scenario.name}" plants no canaries: recall is reported as 0`);
   const engines: QualityEngineResult[] = [];
   for (const spec of options.engines) engines.push(await measureEngine(spec, scenario, target, warnings));
-  return { suite: "quality", canaries: scenario.canaries.length, engines, warnings, goals: [], durationMs: performance.now() - started };
+  return { suite: "quality", canaries: scenario.canaries.length, engines, warnings, goals: [], noise: null, durationMs: performance.now() - started };
 }
 
 async function measureEngine(spec: BenchEngine, scenario: Scenario, target: number, warnings: string[]): Promise<QualityEngineResult> {
@@ -44,11 +45,14 @@ async function measureEngine(spec: BenchEngine, scenario: Scenario, target: numb
     // playScenario has already ended every session (on_session_end). The tools are asked now, on
     // the same instance and before it is closed: an engine's store outlives the session boundary
     // (upstream agents call these tools in later sessions), and the bundled lcm engine answers here.
-    const recallViaTools = await recallThroughTools(spec.name, engine, scenario.canaries, histories, warnings);
+    const choice = chooseSearchTool(engine.get_tool_schemas(), spec.searchTool ?? null);
+    const recallViaTools = choice.tool === null ? null : await recallThroughTool(spec.name, engine, choice.tool, scenario.canaries, histories, warnings);
     return {
       engine: spec.name,
       recallActive: fractionOf(scenario.canaries, (canary) => JSON.stringify(histories[canary.session] ?? []).includes(canary.token)),
       recallViaTools,
+      searchTool: choice.tool === null ? null : { name: choice.tool.name, parameter: choice.tool.parameter, chosenBy: choice.tool.chosenBy },
+      recallViaToolsNotMeasured: choice.why,
       tokensRemovedRatio: tokensRemovedRatio(scenario, histories),
       compactions,
     };
@@ -59,28 +63,22 @@ async function measureEngine(spec: BenchEngine, scenario: Scenario, target: numb
 }
 
 /**
- * For an engine with a search tool (name ending in "grep" or "search"): the share of canaries whose
- * token is in the tool's answer when asked for the fact's words without the token. Null without tools.
+ * The share of canaries whose token is in the search tool's answer when asked for the fact's
+ * words without the token.
  */
-async function recallThroughTools(
+async function recallThroughTool(
   name: string,
   engine: ContextEngine,
+  search: SearchTool,
   canaries: readonly Canary[],
   histories: Record<string, Message[]>,
   warnings: string[],
-): Promise<number | null> {
-  const tools = engine.get_tool_schemas();
-  if (tools.length === 0) return null;
-  const search = tools.find((tool) => /(grep|search)$/i.test(tool.name));
-  if (search === undefined) {
-    warnings.push(`${name} offers tools (${tools.map((tool) => tool.name).join(", ")}) but none that searches, so recall through tools is not measured`);
-    return null;
-  }
+): Promise<number> {
   let found = 0;
   for (const canary of canaries) {
     const query = canary.fact.replace(canary.token, " ").replace(/\s+/g, " ").trim();
     try {
-      const answer = await engine.handle_tool_call(search.name, { query }, { messages: histories[canary.session] ?? [] });
+      const answer = await engine.handle_tool_call(search.name, { ...search.fixedArguments, [search.parameter]: query }, { messages: histories[canary.session] ?? [] });
       if (String(answer).includes(canary.token)) found += 1;
     } catch (error) {
       warnings.push(`${name}: ${search.name} threw on "${query}": ${error instanceof Error ? error.message : String(error)}`);

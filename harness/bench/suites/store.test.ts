@@ -32,9 +32,12 @@ describe("the store benchmark", () => {
     try {
       const suite = await runStoreSuite({ dir, rows: 1000, legacyRows: 2000 });
       const [appends, slice] = suite.goals;
-      expect(appends).toMatchObject({ id: "appends", floor: true, limit: 150_000, met: (appends?.measured ?? 0) >= 150_000 });
+      expect(appends).toMatchObject({ id: "appends", engine: null, floor: true, limit: 150_000 });
+      expect(appends?.interval?.low).toBeLessThanOrEqual(appends!.measured);
       expect(slice?.floor).toBeUndefined();
-      expect(slice?.met).toBe((slice?.measured ?? Infinity) <= 50);
+      // A goal is never met by a figure that says otherwise, whatever the machine's noise made of it.
+      if ((appends?.interval?.low ?? 0) < 150_000) expect(appends?.status).not.toBe("met");
+      if ((slice?.measured ?? Infinity) > 50) expect(slice?.status).not.toBe("met");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
