@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { jsonInputProblem, readTextInput } from "../harness/util/input-limits.ts";
+import { UsageError } from "../harness/util/errors.ts";
 import type { Scenario } from "./format.ts";
 import { assertScenario, ScenarioFormatError } from "./validate.ts";
 
@@ -15,11 +16,20 @@ export function parseScenario(text: string, source = "scenario"): Scenario {
   } catch (error) {
     throw new ScenarioFormatError(source, { path: "$", message: `not JSON: ${(error as Error).message}` });
   }
+  const refused = jsonInputProblem(value);
+  if (refused !== null) throw new ScenarioFormatError(source, refused);
   assertScenario(value, source);
   return value;
 }
 
-/** Read a scenario file and validate it. */
+/** Read a scenario file (at most MAX_INPUT_BYTES) and validate it. */
 export function readScenarioFile(path: string): Scenario {
-  return parseScenario(readFileSync(path, "utf8"), path);
+  let text: string;
+  try {
+    text = readTextInput(path, "scenario files");
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read scenario file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  return parseScenario(text, path);
 }

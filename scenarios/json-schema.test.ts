@@ -13,7 +13,7 @@ describe("the JSON Schema interpreter", () => {
     required: ["n", "list"],
     additionalProperties: false,
     properties: {
-      n: { type: "integer", minimum: 1 },
+      n: { type: "integer", minimum: 1, maximum: 100 },
       list: { type: "array", minItems: 1, items: { $ref: "#/$defs/Item" } },
       tag: { type: "string", pattern: "^[a-z]+$", minLength: 2 },
       mode: { enum: ["a", "b"] },
@@ -36,6 +36,7 @@ describe("the JSON Schema interpreter", () => {
     [{ list: [{ kind: "q" }] }, "$", 'missing required property "n"'],
     [{ n: 0, list: [{ kind: "q" }] }, "$.n", "must be >= 1"],
     [{ n: 1.5, list: [{ kind: "q" }] }, "$.n", "expected integer"],
+    [{ n: 101, list: [{ kind: "q" }] }, "$.n", "must be <= 100, got 101"],
     [{ n: 1, list: [] }, "$.list", "at least 1 item"],
     [{ n: 1, list: [{ kind: "q" }], extra: 1 }, "$.extra", 'unknown property "extra"'],
     [{ n: 1, list: [{ kind: "q" }], tag: "A1" }, "$.tag", "must match"],
@@ -47,6 +48,19 @@ describe("the JSON Schema interpreter", () => {
     const problem = validator.validate(value);
     expect(problem?.path).toBe(path);
     expect(problem?.message).toContain(message);
+  });
+
+  // Properties are looked up as own properties: Object.prototype's members are no schema.
+  it.each([["constructor"], ["toString"], ["__proto__"], ["hasOwnProperty"], ["valueOf"]])("refuses %s as an unknown property", (key) => {
+    const value = JSON.parse(`{"n": 1, "list": [{"kind": "q"}], ${JSON.stringify(key)}: 1}`) as unknown;
+    expect(validator.validate(value)).toEqual({ path: `$.${key}`, message: `unknown property "${key}"` });
+    const item = JSON.parse(`{"n": 1, "list": [{"kind": "q", ${JSON.stringify(key)}: {}}]}`) as unknown;
+    expect(validator.validate(item)).toEqual({ path: `$.list[0].${key}`, message: `unknown property "${key}"` });
+  });
+
+  it("does not take an inherited member for a required property", () => {
+    const v = new JsonSchemaValidator({ type: "object", required: ["toString", "constructor"] });
+    expect(v.validate({})).toEqual({ path: "$", message: 'missing required property "toString"' });
   });
 
   it("quotes member names that are not identifiers", () => {

@@ -10,7 +10,7 @@ export type SchemaNode = { [keyword: string]: unknown };
 export const SUPPORTED_KEYWORDS: ReadonlySet<string> = new Set([
   "$schema", "$id", "$ref", "$defs", "title", "description",
   "type", "properties", "required", "additionalProperties", "items",
-  "enum", "const", "oneOf", "minimum", "minItems", "minLength", "pattern",
+  "enum", "const", "oneOf", "minimum", "maximum", "minItems", "minLength", "pattern",
 ]);
 
 export interface SchemaProblem {
@@ -62,6 +62,9 @@ export class JsonSchemaValidator {
       if (typeof schema.minimum === "number" && value < schema.minimum) {
         return { path, message: `must be >= ${schema.minimum}, got ${value}` };
       }
+      if (typeof schema.maximum === "number" && value > schema.maximum) {
+        return { path, message: `must be <= ${schema.maximum}, got ${value}` };
+      }
       return null;
     }
     if (Array.isArray(value)) return this.#checkArray(schema, value, path);
@@ -97,13 +100,14 @@ export class JsonSchemaValidator {
   #checkObject(schema: SchemaNode, value: Record<string, unknown>, path: string): SchemaProblem | null {
     if (Array.isArray(schema.required)) {
       for (const key of schema.required as string[]) {
-        if (!(key in value)) return { path, message: `missing required property "${key}"` };
+        if (!Object.hasOwn(value, key)) return { path, message: `missing required property "${key}"` };
       }
     }
     const properties = (schema.properties ?? {}) as Record<string, SchemaNode>;
     for (const key of Object.keys(value)) {
       const child = `${path}${memberPath(key)}`;
-      const propertySchema = properties[key];
+      // Own properties only: "constructor", "toString" or "__proto__" must not find Object.prototype's.
+      const propertySchema = Object.hasOwn(properties, key) ? properties[key] : undefined;
       if (propertySchema) {
         const problem = this.#check(propertySchema, value[key], child);
         if (problem) return problem;
@@ -143,7 +147,7 @@ function discriminatorMatches(branch: SchemaNode, value: unknown): boolean {
   for (const [key, property] of Object.entries(properties)) {
     if (!("const" in property)) continue;
     sawConst = true;
-    if ((value as Record<string, unknown>)[key] !== property.const) return false;
+    if (!Object.hasOwn(value, key) || (value as Record<string, unknown>)[key] !== property.const) return false;
   }
   return sawConst;
 }

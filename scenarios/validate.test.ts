@@ -3,7 +3,7 @@ import type { AssistantStep, Canary, FakeSecret, LegacyStore, Scenario, Scenario
 import { buildScenario } from "./catalogue/index.ts";
 import { parseScenario, readScenarioFile, scenarioToJson } from "./io.ts";
 import { findScenarioProblem, ScenarioFormatError } from "./validate.ts";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -66,6 +66,31 @@ describe("scenario validation", () => {
     ["a turn-ending fault before another step", (s) => s.sessions[0]!.turns[0]!.steps.reverse(), "$.sessions[0].turns[0].steps[0].fault", "must be the last step"],
     ["a legacy row with a uid", (s) => (s.legacyStore!.sessions[0]!.messages[0]!.message_uid = "x".repeat(32)), "$.legacyStore.sessions[0].messages[0].message_uid", "no message_uid column"],
     ["a rule id that is not one", (s) => s.rules.push("uid one"), "$.rules[1]", "must match"],
+    [
+      "a rewrite of a message past what the session can hold",
+      (s) => s.schedule.push({ kind: "event", session: "s1", event: { type: "content-rewrite", messageIndex: 7, content: "x" } }),
+      "$.schedule[6].event.messageIndex",
+      'message 7 is past the 7 message(s) session "s1" can hold at that point',
+    ],
+    [
+      "a duplicate of a message a rewind dropped",
+      (s) => s.schedule.push(
+        { kind: "event", session: "s1", event: { type: "rewind", keepMessages: 2 } },
+        { kind: "event", session: "s1", event: { type: "duplicate-row", messageIndex: 2, content: "x" } },
+      ),
+      "$.schedule[7].event.messageIndex",
+      "past the 2 message(s)",
+    ],
+    [
+      "a rewrite in a branch past what it copied",
+      (s) => s.schedule.splice(4, 0, { kind: "event", session: "s2", event: { type: "content-rewrite", messageIndex: 8, content: "x" } }),
+      "$.schedule[4].event.messageIndex",
+      'message 8 is past the 6 message(s) session "s2"',
+    ],
+    ["a million store reopens", (s) => (s.legacyStore!.opens = 1_000_000), "$.legacyStore.opens", "must be <= 1000, got 1000000"],
+    ["a compaction timeout past Node's timer limit", (s) => (s.host!.compactionTimeoutMs = 1e10), "$.host.compactionTimeoutMs", "must be <= 2147483647"],
+    ["a session id __proto__", (s) => (s.schedule[2] = { kind: "event", session: "s1", event: { type: "branch", newSession: "__proto__" } }), "$.schedule[2].event.newSession", 'the session id "__proto__" is not accepted'],
+    ["a constructor key", (s) => Object.defineProperty(s.sessions[0], "constructor", { value: 1, enumerable: true }), "$.sessions[0].constructor", 'unknown property "constructor"'],
   ];
 
   it.each(mutations)("rejects %s at its JSON path", (_label, mutate, path, message) => {
@@ -86,5 +111,29 @@ describe("scenario validation", () => {
     expect(() => readScenarioFile(file)).toThrow(`${file}: $.context_length: expected integer`);
     writeFileSync(file, "{not json");
     expect(() => readScenarioFile(file)).toThrow(/bad\.json: \$: not JSON/);
+  });
+
+  it('refuses a "__proto__" key in a content part when the file is read, by its path', () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctxbench-scenario-"));
+    const file = join(dir, "proto.json");
+    const scenario = maximalScenario();
+    scenario.sessions[0]!.turns[0]!.user = [{ type: "text", text: "hi", extra: "PROTO" }];
+    writeFileSync(file, JSON.stringify(scenario).replace('"extra":"PROTO"', '"__proto__":{"polluted":true}'));
+    expect(() => readScenarioFile(file)).toThrow(`${file}: $.sessions[0].turns[0].user[0].__proto__: the key "__proto__" is not accepted`);
+  });
+
+  it("refuses a file nesting a content part deeper than the limit, and one past the size limit, by name", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctxbench-scenario-"));
+    const file = join(dir, "deep.json");
+    const scenario = maximalScenario();
+    scenario.sessions[0]!.turns[0]!.user = [{ type: "text", text: "hi", extra: "DEEP" }];
+    writeFileSync(file, JSON.stringify(scenario).replace('"DEEP"', `${'{"k":'.repeat(50_000)}1${"}".repeat(50_000)}`));
+    expect(() => readScenarioFile(file)).toThrow(ScenarioFormatError);
+    expect(() => readScenarioFile(file)).toThrow(/deep\.json: \$\.sessions\[0\]\.turns\[0\]\.user\[0\]\.extra(\.k)+…: nested deeper than 64 levels/);
+    const huge = join(dir, "huge.json");
+    writeFileSync(huge, "");
+    truncateSync(huge, 300 * 1024 * 1024);
+    expect(() => readScenarioFile(huge)).toThrow(`${huge} is 300 MiB; ctxbench reads scenario files of at most 256 MiB`);
+    expect(() => readScenarioFile(dir)).toThrow(`cannot read scenario file ${dir}: EISDIR`);
   });
 });

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Scenario, ScheduleStep } from "./format.ts";
+import type { Scenario, ScenarioTurn, ScheduleStep } from "./format.ts";
 import { UsageError } from "../harness/util/errors.ts";
 import { JsonSchemaValidator, type SchemaNode, type SchemaProblem } from "./json-schema.ts";
 
@@ -37,6 +37,17 @@ const ENDS_THE_TURN: ReadonlySet<string> = new Set(["content-policy", "terminal"
 /** What the schema cannot say: ids that must resolve, and a schedule that plays every turn once, in order. */
 function crossReferenceProblem(scenario: Scenario): SchemaProblem | null {
   const turnCounts = new Map<string, number>();
+  const named: Array<[string, string]> = [
+    ...scenario.sessions.map((session, i): [string, string] => [`$.sessions[${i}].id`, session.id]),
+    ...(scenario.legacyStore?.sessions ?? []).map((session, i): [string, string] => [`$.legacyStore.sessions[${i}].id`, session.id]),
+    ...scenario.schedule.flatMap((step, i): Array<[string, string]> =>
+      step.kind === "event" && "newSession" in step.event ? [[`$.schedule[${i}].event.newSession`, step.event.newSession]] : [],
+    ),
+  ];
+  for (const [path, id] of named) {
+    // Session ids key plain objects (histories in the trace): this one would be taken for the prototype.
+    if (id === "__proto__") return { path, message: 'the session id "__proto__" is not accepted (JavaScript takes it for the prototype)' };
+  }
   for (const [i, session] of scenario.sessions.entries()) {
     if (turnCounts.has(session.id)) return { path: `$.sessions[${i}].id`, message: `duplicate session id "${session.id}"` };
     turnCounts.set(session.id, session.turns.length);
@@ -74,6 +85,8 @@ function crossReferenceProblem(scenario: Scenario): SchemaProblem | null {
       return { path: "$.schedule", message: `session "${id}" has ${count} turn(s) but the schedule plays ${nextTurn.get(id) ?? 0}` };
     }
   }
+  const indexProblem = messageIndexProblem(scenario);
+  if (indexProblem) return indexProblem;
   for (const [key, list] of [["canaries", scenario.canaries], ["secrets", scenario.secrets]] as const) {
     for (const [i, planted] of list.entries()) {
       const count = turnCounts.get(planted.session);
@@ -112,6 +125,60 @@ function scheduleStepProblem(
     if (step.turn !== expected) return { path: `${path}.turn`, message: `expected turn ${expected} of "${step.session}", got ${step.turn}` };
     if (step.turn >= declared) return { path: `${path}.turn`, message: `session "${step.session}" has only ${declared} turn(s)` };
     nextTurn.set(step.session, expected + 1);
+  }
+  return null;
+}
+
+/** Messages one turn can add to a session's history at most: the user message, each response and each result. */
+function turnCapacity(turn: ScenarioTurn): number {
+  let count = 1;
+  for (const step of turn.steps) count += 1 + (step.toolCalls?.length ?? 0);
+  return count;
+}
+
+/**
+ * A content-rewrite or duplicate-row event must name a message the session can hold when the
+ * event plays: at most its stored or system rows plus everything the turns and events before
+ * it add (compaction only shrinks that). An index past it can never resolve, whatever the engine.
+ */
+function messageIndexProblem(scenario: Scenario): SchemaProblem | null {
+  const capacity = new Map<string, number>();
+  const legacyRows = new Map((scenario.legacyStore?.sessions ?? []).map((session) => [session.id, session.messages.length]));
+  for (const session of scenario.sessions) capacity.set(session.id, legacyRows.get(session.id) || 1);
+  const turns = new Map(scenario.sessions.map((session) => [session.id, session.turns]));
+  for (const [i, step] of scenario.schedule.entries()) {
+    const held = capacity.get(step.session) ?? 0;
+    if (step.kind === "turn") {
+      const turn = turns.get(step.session)?.[step.turn];
+      if (turn) capacity.set(step.session, held + turnCapacity(turn));
+      continue;
+    }
+    const event = step.event;
+    switch (event.type) {
+      case "content-rewrite":
+      case "duplicate-row":
+        if (event.messageIndex >= held) {
+          return {
+            path: `$.schedule[${i}].event.messageIndex`,
+            message: `message ${event.messageIndex} is past the ${held} message(s) session "${step.session}" can hold at that point`,
+          };
+        }
+        if (event.type === "duplicate-row") capacity.set(step.session, held + 1);
+        break;
+      case "legacy-write":
+        capacity.set(step.session, held + event.messages.length);
+        break;
+      case "rewind":
+        capacity.set(step.session, Math.min(held, event.keepMessages));
+        break;
+      case "branch":
+      case "export-import":
+      case "rotate":
+        capacity.set(event.newSession, held);
+        break;
+      default:
+        break;
+    }
   }
   return null;
 }

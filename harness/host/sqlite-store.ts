@@ -3,6 +3,10 @@ import { OlderBuildWriter, SessionStore, writeLegacyStore, type SessionStoreOpti
 import type { LegacyStore } from "../../scenarios/format.ts";
 import { cloneMessages } from "./clone.ts";
 import type { HostStore } from "./store-port.ts";
+import { UsageError } from "../util/errors.ts";
+
+/** A scenario step that cannot apply to the state this play reached (exit 2: the scenario's, not ctxbench's). */
+export class ScenarioPlayError extends UsageError {}
 
 export interface SqliteHostStoreOptions {
   path: string;
@@ -117,8 +121,11 @@ export class SqliteHostStore implements HostStore {
 
   #uidAt(session: string, index: number): string {
     const message = this.restore(session)[index];
-    if (message === undefined) throw new RangeError(`session "${session}" has no message at index ${index}`);
-    if (typeof message.message_uid !== "string") throw new RangeError(`message ${index} of session "${session}" has no uid yet`);
+    // The scenario passed validation, so only what this play did (compactions) can make it miss.
+    if (message === undefined) {
+      throw new ScenarioPlayError(`the scenario's event names message ${index} of session "${session}", which holds ${this.restore(session).length} message(s) at that point of this play`);
+    }
+    if (typeof message.message_uid !== "string") throw new ScenarioPlayError(`the scenario's event names message ${index} of session "${session}", which has no uid yet`);
     return message.message_uid;
   }
 }
