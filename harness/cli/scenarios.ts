@@ -6,6 +6,7 @@ import {
   buildScenario,
   DEFAULT_CONTEXT_LENGTH,
   DEFAULT_SEED,
+  GENERATE_LIMITS,
   generateScenario,
   importScenarios,
   INTERLEAVE_MODES,
@@ -102,11 +103,11 @@ function generateCommand(io: CliIo): CommandModule<object, GenerateArgs> {
         .option("context-length", { type: "number", default: DEFAULT_CONTEXT_LENGTH, describe: "The model's context window in tokens" })
         .option("seed", { type: "number", default: DEFAULT_SEED, describe: "Seed of the generator" }),
     handler: (args) => {
-      const maxCalls = positive("--calls-per-step", args["calls-per-step"]);
+      const maxCalls = positive("--calls-per-step", args["calls-per-step"], GENERATE_LIMITS.callsPerStep);
       const scenario = generateScenario({
-        turns: nonNegative("--turns", args.turns),
-        sessions: positive("--sessions", args.sessions),
-        toolOutputBytes: nonNegative("--tool-output-bytes", args["tool-output-bytes"]),
+        turns: nonNegative("--turns", args.turns, GENERATE_LIMITS.turnsPerSession),
+        sessions: positive("--sessions", args.sessions, GENERATE_LIMITS.sessions),
+        toolOutputBytes: nonNegative("--tool-output-bytes", args["tool-output-bytes"], GENERATE_LIMITS.toolOutputBytes),
         idStyle: args["id-style"] as ToolCallIdStyle,
         callsPerStep: [1, maxCalls],
         interleave: args.interleave as InterleaveMode,
@@ -132,16 +133,18 @@ function importCommand(io: CliIo): CommandModule<object, { file: string; out: st
     handler: (args) => {
       const file = resolve(io.cwd, args.file);
       const scenarios = importScenarios(file, { contextLength: positive("--context-length", args["context-length"]), ...(args.model ? { model: args.model } : {}) });
+      // Every scenario is serialised before anything is written, so a failure leaves no output behind.
+      const used = new Set<string>();
+      const outputs = scenarios.map((scenario) => ({ name: uniqueFileName(scenario.sessions[0]!.id, used), text: scenarioToJson(scenario) }));
       if (args.out === undefined) {
-        for (const scenario of scenarios) io.stdout(scenarioToJson(scenario));
+        for (const output of outputs) io.stdout(output.text);
         return;
       }
       const dir = resolve(io.cwd, args.out);
       mkdirSync(dir, { recursive: true });
-      const used = new Set<string>();
-      for (const scenario of scenarios) {
-        const path = join(dir, uniqueFileName(scenario.sessions[0]!.id, used));
-        writeFileSync(path, scenarioToJson(scenario));
+      for (const output of outputs) {
+        const path = join(dir, output.name);
+        writeFileSync(path, output.text);
         io.stdout(`${path}\n`);
       }
     },
@@ -161,12 +164,14 @@ function integerOption(flag: string, value: number): number {
   return value;
 }
 
-function nonNegative(flag: string, value: number): number {
+function nonNegative(flag: string, value: number, max = Number.MAX_SAFE_INTEGER): number {
   if (!Number.isSafeInteger(value) || value < 0) throw new UsageError(`${flag} must be a whole number >= 0, got ${value}`);
+  if (value > max) throw new UsageError(`${flag} must be at most ${max}, got ${value}`);
   return value;
 }
 
-function positive(flag: string, value: number): number {
+function positive(flag: string, value: number, max = Number.MAX_SAFE_INTEGER): number {
   if (!Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} must be a whole number >= 1, got ${value}`);
+  if (value > max) throw new UsageError(`${flag} must be at most ${max}, got ${value}`);
   return value;
 }

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { Scenario, ScriptedToolCall } from "../format.ts";
 import { scenarioToJson } from "../io.ts";
 import { findScenarioProblem } from "../validate.ts";
-import { generateScenario } from "./generate.ts";
+import { MAX_INPUT_BYTES } from "../../harness/util/input-limits.ts";
+import { estimateScenarioBytes, GENERATE_LIMITS, GenerateLimitError, generateScenario } from "./generate.ts";
 import { CONSTANT_TOOL_CALL_ID, deterministicCallId } from "./tool-ids.ts";
 
 function allCalls(scenario: Scenario): ScriptedToolCall[][] {
@@ -119,5 +120,25 @@ describe("generateScenario", () => {
       expect(JSON.stringify(session.turns[secret.turn])).toContain(secret.value);
       expect(secret.value).toMatch(/^(sk-proj-|sk-ant-api03-|AKIA|ghp_|sk_live_|xoxb-)/);
     }
+  });
+});
+
+describe("generation limits", () => {
+  it("refuses options past the bounds by name instead of running out of memory", () => {
+    expect(() => generateScenario({ turns: 100_000_000 })).toThrow(GenerateLimitError);
+    expect(() => generateScenario({ turns: 100_000_000 })).toThrow("turns per session must be at most 100000, got 100000000");
+    expect(() => generateScenario({ sessions: 5000 })).toThrow("sessions must be at most 1000, got 5000");
+    expect(() => generateScenario({ callsPerStep: [1, 1000] })).toThrow("calls per step must be at most 64, got 1000");
+    expect(() => generateScenario({ turns: 100_000, sessions: 1000 })).toThrow(/would be an estimated [0-9.]+ GiB of JSON .*at most 256 MiB/);
+    expect(GENERATE_LIMITS.scenarioBytes).toBe(MAX_INPUT_BYTES);
+  });
+
+  it.each([
+    [{ turns: 30 }],
+    [{ turns: 12, sessions: 3, callsPerStep: [1, 4] as [number, number], toolOutputBytes: 5000 }],
+    [{ turns: 20, toolOutputBytes: 50, screenshotChance: 0.3, repeatChance: 0.5 }],
+    [{ turns: 40, toolOutputBytes: 10, screenshotChance: 1, imageTurnChance: 1 }],
+  ])("estimates no less than the JSON it makes, so what it makes is a file run reads (%j)", (options) => {
+    expect(scenarioToJson(generateScenario(options)).length).toBeLessThanOrEqual(estimateScenarioBytes(options));
   });
 });

@@ -1,5 +1,7 @@
 import type { Faker } from "@faker-js/faker";
 import type { ContentPart } from "../../harness/contract/types.ts";
+import { UsageError } from "../../harness/util/errors.ts";
+import { describeBytes, MAX_INPUT_BYTES } from "../../harness/util/input-limits.ts";
 import { SCENARIO_FORMAT_VERSION, type AssistantStep, type Canary, type FakeSecret, type Scenario, type ScenarioSession, type ScenarioTurn, type ScheduleStep } from "../format.ts";
 import { CodingWorkspace, fakePngDataUrl } from "./coding-tools.ts";
 import { seededFaker } from "./faker.ts";
@@ -46,12 +48,60 @@ export interface Generated {
   faker: Faker;
 }
 
+/**
+ * Bounds on one generated scenario. Past them a request is refused by name (exit 2) instead of
+ * running for minutes and aborting out of memory; the largest scenario stays a file `run` reads.
+ */
+export const GENERATE_LIMITS = {
+  turnsPerSession: 100_000,
+  sessions: 1_000,
+  toolStepsPerTurn: 64,
+  callsPerStep: 64,
+  toolOutputBytes: 1_000_000,
+  scenarioBytes: MAX_INPUT_BYTES,
+} as const;
+
+/** Options past GENERATE_LIMITS; the message names the option and the bound. */
+export class GenerateLimitError extends UsageError {}
+
+/** Bytes a screenshot call or an image turn adds (its data URL and framing), at most. */
+const IMAGE_BYTES = 1_800;
+
+/** An upper-end estimate of the scenario's JSON size: each call's output and framing, each turn's text and final step. */
+export function estimateScenarioBytes(options: GenerateOptions): number {
+  const [minSteps, maxSteps] = options.toolStepsPerTurn ?? [1, 3];
+  const [minCalls, maxCalls] = options.callsPerStep ?? [1, 1];
+  const perCall = (options.toolOutputBytes ?? 2000) + 200 + (options.screenshotChance ?? 0) * IMAGE_BYTES;
+  const perTurn = ((minSteps + maxSteps) / 2) * ((minCalls + maxCalls) / 2) * perCall + 800 + (options.imageTurnChance ?? 0) * IMAGE_BYTES;
+  return (options.sessions ?? 1) * (options.turns ?? 24) * perTurn;
+}
+
+function assertWithinLimits(options: GenerateOptions): void {
+  const bounded: Array<[string, number | undefined, number]> = [
+    ["turns per session", options.turns, GENERATE_LIMITS.turnsPerSession],
+    ["sessions", options.sessions, GENERATE_LIMITS.sessions],
+    ["tool steps per turn", options.toolStepsPerTurn?.[1], GENERATE_LIMITS.toolStepsPerTurn],
+    ["calls per step", options.callsPerStep?.[1], GENERATE_LIMITS.callsPerStep],
+    ["mean tool output bytes", options.toolOutputBytes, GENERATE_LIMITS.toolOutputBytes],
+  ];
+  for (const [what, value, limit] of bounded) {
+    if (value !== undefined && value > limit) throw new GenerateLimitError(`${what} must be at most ${limit}, got ${value}`);
+  }
+  const bytes = estimateScenarioBytes(options);
+  if (bytes > GENERATE_LIMITS.scenarioBytes) {
+    throw new GenerateLimitError(
+      `the scenario would be an estimated ${describeBytes(bytes)} of JSON (${options.sessions ?? 1} session(s) × ${options.turns ?? 24} turns); the generator makes at most ${describeBytes(GENERATE_LIMITS.scenarioBytes)}: ask for fewer turns, sessions, calls or smaller tool outputs`,
+    );
+  }
+}
+
 /** A seeded coding-agent scenario; the same options give the same bytes. */
 export function generateScenario(options: GenerateOptions = {}): Scenario {
   return generateWithFaker(options).scenario;
 }
 
 export function generateWithFaker(options: GenerateOptions = {}): Generated {
+  assertWithinLimits(options);
   const seed = options.seed ?? 1;
   const faker = seededFaker(seed);
   const sessionCount = options.sessions ?? 1;

@@ -1,4 +1,5 @@
 import Database from "better-sqlite3";
+import { describeBytes, MAX_INPUT_BYTES } from "../../harness/util/input-limits.ts";
 import { ImportError, type SourcedSession } from "./errors.ts";
 import { storedRowToMessage } from "./json-sources.ts";
 
@@ -33,7 +34,7 @@ const SESSION_COLUMNS: Readonly<Record<string, string | typeof REQUIRED>> = {
 };
 
 /** The active rows of every session of a Hermes-style store, read-only, oldest session first. */
-export function sessionsFromStore(file: string): SourcedSession[] {
+export function sessionsFromStore(file: string, maxTextBytes = MAX_INPUT_BYTES): SourcedSession[] {
   let db: Database.Database;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
@@ -41,7 +42,7 @@ export function sessionsFromStore(file: string): SourcedSession[] {
     throw new ImportError(file, null, `cannot open the SQLite file (${(error as Error).message})`);
   }
   try {
-    return readStore(file, db);
+    return readStore(file, db, maxTextBytes);
   } catch (error) {
     if (error instanceof ImportError) throw error;
     throw new ImportError(file, null, `cannot read the store (${(error as Error).message})`);
@@ -50,7 +51,7 @@ export function sessionsFromStore(file: string): SourcedSession[] {
   }
 }
 
-function readStore(file: string, db: Database.Database): SourcedSession[] {
+function readStore(file: string, db: Database.Database, maxTextBytes: number): SourcedSession[] {
   const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((t) => t.name));
   if (!tables.has("schema_version")) {
     const found = ["sessions", "messages"].filter((table) => tables.has(table));
@@ -75,10 +76,16 @@ function readStore(file: string, db: Database.Database): SourcedSession[] {
   const active = messageColumns.has("active") ? " AND active = 1" : "";
   const rowsOf = db.prepare(`SELECT ${selectList(file, "messages", messageColumns, MESSAGE_COLUMNS)} FROM messages WHERE session_id = ?${active} ORDER BY id`);
   const out: SourcedSession[] = [];
+  let textBytes = 0;
   for (const record of sessions) {
     const id = String(record.id);
     const rows = rowsOf.all(id) as Array<Record<string, unknown>>;
     if (rows.length === 0) continue;
+    // The scenarios hold every active message in memory: bound them as a transcript file is.
+    for (const row of rows) textBytes += textLength(row.content) + textLength(row.tool_calls);
+    if (textBytes > maxTextBytes) {
+      throw new ImportError(file, null, `its active messages hold more than ${describeBytes(maxTextBytes)} of text, the most an import reads`);
+    }
     const session: SourcedSession = {
       id,
       messages: rows.map((row) => {
@@ -100,6 +107,10 @@ function selectList(file: string, table: string, present: ReadonlySet<string>, d
   return Object.entries(declared)
     .map(([column, fallback]) => (present.has(column) ? `"${column}"` : `${fallback as string} AS "${column}"`))
     .join(", ");
+}
+
+function textLength(value: unknown): number {
+  return typeof value === "string" ? value.length : 0;
 }
 
 function columnsOf(db: Database.Database, table: string): Set<string> {

@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -9,6 +9,7 @@ import { createSeededMinter } from "../../harness/store/uid.ts";
 import { columnNames, UPSTREAM_LAYOUTS, writeUpstreamStore } from "../../harness/store/upstream-layouts.ts";
 import { findScenarioProblem } from "../validate.ts";
 import { sessionMessages } from "../transcript.ts";
+import { sessionsFromStore } from "./hermes-store.ts";
 import { ImportError, importScenarios } from "./index.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "ctxbench-import-"));
@@ -35,6 +36,9 @@ function transcript(): Message[] {
     { role: "assistant", content: "Fixed." },
   ];
 }
+
+/** An object nested 100,000 levels deep: parsing it is fine, every recursive copy of it overflows the stack. */
+const DEEP = `${'{"k":'.repeat(100_000)}1${"}".repeat(100_000)}`;
 
 /** The fields a replayed message must keep. */
 function essence(messages: Message[]): Array<Record<string, unknown>> {
@@ -78,6 +82,8 @@ describe("importing an OpenAI-format message list", () => {
     ["an orphan tool result", '[{"role":"user","content":"a"},{"role":"tool","tool_call_id":"x","content":"b"}]', 'message 1: tool result "x" answers no'],
     ["an assistant before any user", '[{"role":"assistant","content":"a"}]', "message 0: assistant message before any user message"],
     ["an empty file", "", "the file is empty"],
+    ["a content part nested past the limit (array)", `[{"role":"user","content":[{"type":"text","x":${DEEP}}]}]`, "$[0].content[0].x.k.k"],
+    ["a content part nested past the limit (JSONL)", `{"role":"user","content":"a"}\n{"role":"assistant","content":[{"type":"text","x":${DEEP}}]}\n`, "line 2: $.content[0].x.k"],
   ])("refuses %s, naming the file and the line", (_label, text, message) => {
     const path = file("bad.json", text);
     expect(() => importScenarios(path)).toThrow(ImportError);
@@ -213,6 +219,25 @@ describe("importing from the session store", () => {
       expect(messages[1]!.message_uid).toBe(hasIdentity ? "b".repeat(32) : undefined);
       expect(messages[2]!._tool_call_uid).toBe(hasIdentity ? "c".repeat(32) : undefined);
     });
+  });
+
+  it("refuses a transcript past the size limit and a stored column nested past the depth limit, by name", () => {
+    const huge = join(dir, "huge.jsonl");
+    writeFileSync(huge, "");
+    truncateSync(huge, 300 * 1024 * 1024);
+    expect(() => importScenarios(huge)).toThrow(`${huge} is 300 MiB; ctxbench reads transcript files of at most 256 MiB`);
+    const path = join(dir, "deeprow.db");
+    storeWithSession(path).close();
+    const db = new Database(path);
+    const row = db.prepare("SELECT id FROM messages WHERE tool_calls IS NOT NULL ORDER BY id LIMIT 1").get() as { id: number };
+    db.prepare("UPDATE messages SET tool_calls = ? WHERE id = ?").run(`[${DEEP}]`, row.id);
+    db.close();
+    expect(() => importScenarios(path)).toThrow(`${path}: messages row ${row.id}: tool_calls: $[0].k.k.k`);
+    expect(() => importScenarios(path)).toThrow("nested deeper than 64 levels");
+    const big = join(dir, "big.db");
+    storeWithSession(big).close();
+    expect(sessionsFromStore(big, 1 << 20)).toHaveLength(1);
+    expect(() => sessionsFromStore(big, 100)).toThrow(`${big}: its active messages hold more than 100 bytes of text, the most an import reads`);
   });
 
   it("names the row when a stored message cannot be read", () => {

@@ -1,5 +1,7 @@
-import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { basename } from "node:path";
+import { UsageError } from "../../harness/util/errors.ts";
+import { readTextInput } from "../../harness/util/input-limits.ts";
 import type { Scenario } from "../format.ts";
 import { assembleScenario, DEFAULT_CONTEXT_LENGTH, DEFAULT_MODEL } from "../generate/generate.ts";
 import { assertScenario, ScenarioFormatError } from "../validate.ts";
@@ -66,7 +68,13 @@ function readSessions(file: string): SourcedSession[] {
     throw new ImportError(file, null, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   if (head.toString("latin1") === SQLITE_MAGIC) return sessionsFromStore(file);
-  const text = readFileSync(file, "utf8");
+  let text: string;
+  try {
+    text = readTextInput(file, "transcript files");
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new ImportError(file, null, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
   const defaultId = basename(file).replace(/\.(jsonl?|ndjson)$/i, "") || "imported";
   return sessionsFromJsonText(file, text, defaultId);
 }

@@ -1,3 +1,4 @@
+import { jsonInputProblem } from "../../harness/util/input-limits.ts";
 import { ImportError, type SourcedMessage, type SourcedSession } from "./errors.ts";
 
 /** Multimodal content in a ctxbench store export/row is JSON behind this prefix (the store's convention). */
@@ -12,7 +13,7 @@ export function sessionsFromJsonText(file: string, text: string, defaultSessionI
   if (trimmed === "") throw new ImportError(file, null, "the file is empty");
   if (trimmed.startsWith("[") || trimmed.startsWith("{")) {
     const whole = tryParse(text);
-    if (whole.ok) return sessionsFromValue(file, whole.value, defaultSessionId);
+    if (whole.ok) return sessionsFromValue(file, bounded(file, null, whole.value), defaultSessionId);
     if (trimmed.startsWith("[")) throw new ImportError(file, `line ${lineOfPosition(text, whole.position)}`, `not valid JSON (${whole.message})`);
     return [{ id: defaultSessionId, messages: jsonlMessages(file, text) }];
   }
@@ -41,7 +42,7 @@ function jsonlMessages(file: string, text: string): SourcedMessage[] {
     if (line === "") continue;
     const parsed = tryParse(line);
     if (!parsed.ok) throw new ImportError(file, `line ${i + 1}`, `not valid JSON (${parsed.message})`);
-    messages.push({ where: `line ${i + 1}`, value: parsed.value });
+    messages.push({ where: `line ${i + 1}`, value: bounded(file, `line ${i + 1}`, parsed.value) });
   }
   return messages;
 }
@@ -96,7 +97,14 @@ export function storedRowToMessage(file: string, where: string, row: Record<stri
 function parseColumn(file: string, where: string, column: string, text: string): unknown {
   const parsed = tryParse(text);
   if (!parsed.ok) throw new ImportError(file, where, `${column} is not valid JSON (${parsed.message})`);
-  return parsed.value;
+  return bounded(file, `${where}: ${column}`, parsed.value);
+}
+
+/** A parsed value, unless it nests too deep or carries a "__proto__" key (see jsonInputProblem). */
+function bounded(file: string, where: string | null, value: unknown): unknown {
+  const refused = jsonInputProblem(value);
+  if (refused !== null) throw new ImportError(file, where, `${refused.path}: ${refused.message}`);
+  return value;
 }
 
 type Parsed = { ok: true; value: unknown } | { ok: false; message: string; position: number };
