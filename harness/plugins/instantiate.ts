@@ -31,7 +31,7 @@ export class EngineCollector {
     }
     if (this.engines.length > 0) {
       this.warnings.push(
-        `${this.origin}: tried to register context engine "${engine.name}", but "${this.engines[0]!.name}" is already registered; only one context engine is allowed`,
+        `${this.origin}: tried to register context engine "${safeName(engine)}", but "${safeName(this.engines[0]!)}" is already registered; only one context engine is allowed`,
       );
       return;
     }
@@ -94,4 +94,13 @@ function describe(value: unknown): string {
   if (typeof value === "function") return "a function";
   if (typeof value === "object") return `an object (${(value as object).constructor?.name ?? "no class"})`;
   return `a ${typeof value}`;
+}
+
+/** An engine's name for a message; a throwing getter must not turn a warning into a crash. */
+function safeName(engine: ContextEngine): string {
+  try {
+    return String(engine.name);
+  } catch {
+    return "(its name getter throws)";
+  }
 }

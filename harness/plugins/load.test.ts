@@ -324,3 +324,33 @@ describe("bad input is a UsageError in every mode", () => {
     await expect(loadEngine({ ...base, pluginDirs: ["absent"] })).rejects.toThrow(`${join(FIXTURES, "absent")}: plugin directory does not exist`);
   });
 });
+
+describe("an engine whose name getter throws", () => {
+  const throwingName = `import { ContextEngine } from ${JSON.stringify(CONTRACT_URL)};
+export class Engine extends ContextEngine {
+  get name() { throw new Error("boom"); }
+  update_from_response() {}
+  should_compress() { return false; }
+  compress(messages) { return messages; }
+}
+`;
+
+  it("is a load failure naming the file and the getter, in strict mode a usage error", async () => {
+    const cwd = await scratch({ "root/badname/plugin.yaml": "name: badname\n", "root/badname/index.mjs": throwingName });
+    const error = await rejection(loadEngine({ cwd, bundledRoot: FIXTURE_BUNDLED, pluginDirs: ["root"], name: "badname", strict: true }));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toBe(`context engine "badname" failed to load: ${join(cwd, "root/badname/index.mjs")}: reading the engine's name threw: boom`);
+    const fallback = await loadEngine({ cwd, bundledRoot: FIXTURE_BUNDLED, pluginDirs: ["root"], name: "badname" });
+    expect(fallback.source).toBe("fallback");
+    expect(fallback.warnings.at(-1)).toContain("index.mjs: reading the engine's name threw: boom");
+  });
+
+  it("registered by a general plugin, is named with the plugin module, not a crash", async () => {
+    const cwd = await scratch({
+      "general.mjs": `${throwingName}export function register(ctx) { ctx.register_context_engine(new Engine()); }\n`,
+    });
+    const error = await rejection(loadEngine({ cwd, bundledRoot: FIXTURE_BUNDLED, pluginModule: "general.mjs", name: "badname", strict: true }));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toContain(`${join(cwd, "general.mjs")}: reading the engine's name threw: boom`);
+  });
+});

@@ -47,7 +47,7 @@ export async function loadEngine(options: LoadEngineOptions): Promise<LoadedEngi
       const found = await describePlugin(directory, selected, root.bundled);
       if (!found) continue;
       const loaded = await loadFromDirectory(found);
-      const reported = loaded.result.engine.name;
+      const reported = engineNameOf(loaded.result.engine, found.entry);
       if (reported !== selected) loaded.warnings.push(`context engine "${selected}" reports the name ${JSON.stringify(reported)}; REG-5 wants them equal`);
       return { ...loaded.result, selected, warnings: [...warnings, ...(generalFailure ? [generalFailure] : []), ...loaded.warnings] };
     } catch (error) {
@@ -56,8 +56,17 @@ export async function loadEngine(options: LoadEngineOptions): Promise<LoadedEngi
     }
   }
 
+  let generalName: unknown = null;
   if (general !== null) {
-    if (general.name === selected) {
+    try {
+      generalName = engineNameOf(general, pluginModule!);
+    } catch (error) {
+      causes.push(firstLine(error));
+      general = null;
+    }
+  }
+  if (general !== null) {
+    if (generalName === selected) {
       const candidate = general;
       try {
         const engine = cloneForAgent(candidate);
@@ -75,7 +84,7 @@ export async function loadEngine(options: LoadEngineOptions): Promise<LoadedEngi
         return fallBack(options, selected, `could not be safely copied for this agent (${firstLine(error)})`, warnings);
       }
     }
-    causes.push(`the general plugin registered "${general.name}", not "${selected}"`);
+    causes.push(`the general plugin registered ${JSON.stringify(generalName)}, not "${selected}"`);
   }
   return fallBack(options, selected, causes.length > 0 ? `failed to load: ${causes.join("; ")}` : "not found", warnings);
 }
@@ -113,6 +122,15 @@ async function loadFromDirectory(found: DiscoveredEngine): Promise<DirectoryLoad
     createFresh: async () => (await instanceFromModule(module, found.entry)).engine,
   } satisfies DirectoryLoad["result"];
   return { result, warnings: first.warnings };
+}
+
+/** The engine's `name`, read once; a getter that throws is named with the file and the member. */
+export function engineNameOf(engine: ContextEngine, file: string): unknown {
+  try {
+    return engine.name;
+  } catch (error) {
+    throw new Error(`${file}: reading the engine's name threw: ${firstLine(error)}`);
+  }
 }
 
 function cloneForAgent(candidate: ContextEngine): ContextEngine {

@@ -1,3 +1,5 @@
+import { UsageError } from "../util/errors.ts";
+
 /** A message batch the store refuses; nothing of the batch was written. */
 export class StoreInputError extends Error {
   override readonly name = "StoreInputError";
@@ -9,7 +11,5 @@ export class StoreInputError extends Error {
   }
 }
 
-/** A file the store refuses to open; the file was left untouched. */
-export class StoreOpenError extends Error {
-  override readonly name = "StoreOpenError";
-}
+/** A file the store refuses to open; the file was left untouched. Bad input, so exit 2. */
+export class StoreOpenError extends UsageError {}

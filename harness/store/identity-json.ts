@@ -64,15 +64,30 @@ export function decodeUidList(column: string | null): string[] {
   }
 }
 
+/**
+ * A uid map's entry for a provider tool-call id, own properties only: ids are model output, and
+ * "constructor", "toString" or "__proto__" must not find Object.prototype's members.
+ */
+export function uidEntry(map: ToolCallUids, id: string): ToolCallUids[string] | undefined {
+  return Object.hasOwn(map, id) ? map[id] : undefined;
+}
+
+/** Sets a uid map's entry as an own property, so an id "__proto__" is an entry, not the prototype. */
+export function setUidEntry(map: ToolCallUids, id: string, value: ToolCallUids[string]): void {
+  // Assignment makes an own property for every other key; only __proto__ is an accessor.
+  if (id === "__proto__") Object.defineProperty(map, id, { value, writable: true, enumerable: true, configurable: true });
+  else map[id] = value;
+}
+
 /** A well-formed uid map, or null: values are uid strings or per-occurrence slot lists. */
 export function toolCallUidMap(value: unknown): ToolCallUids | null {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
   const map: ToolCallUids = {};
   for (const [key, raw] of Object.entries(value)) {
-    if (typeof raw === "string" && raw.length > 0) map[key] = raw;
+    if (typeof raw === "string" && raw.length > 0) setUidEntry(map, key, raw);
     else if (Array.isArray(raw)) {
       const slots = raw.map((slot) => (typeof slot === "string" && slot.length > 0 ? slot : null));
-      if (slots.some((slot) => slot !== null)) map[key] = slots;
+      if (slots.some((slot) => slot !== null)) setUidEntry(map, key, slots);
     }
   }
   return map;

@@ -8,7 +8,7 @@ import {
 } from "./backfill.ts";
 import { BatchInserter } from "./batch-insert.ts";
 import { StoreInputError } from "./errors.ts";
-import { decodeToolCallUids, decodeUidList, toolCallUidMap, uidList } from "./identity-json.ts";
+import { decodeToolCallUids, decodeUidList, setUidEntry, toolCallUidMap, uidEntry, uidList } from "./identity-json.ts";
 import { repairAlternation } from "./merges.ts";
 import { openConnection } from "./open-file.ts";
 import { routeSqlMinting } from "./sql-minter.ts";
@@ -564,8 +564,8 @@ function fillToolCallUidsFromRow(message: Message, row: MessageRow): void {
   const stored = decodeToolCallUids(row.tool_call_uids) ?? {};
   const merged: NonNullable<Message["_tool_call_uids"]> = {};
   for (const id of named) {
-    const value = live[id] ?? stored[id];
-    if (value !== undefined) merged[id] = value;
+    const value = uidEntry(live, id) ?? uidEntry(stored, id);
+    if (value !== undefined) setUidEntry(merged, id, value);
   }
   if (Object.keys(merged).length > 0) message._tool_call_uids = merged;
   else delete message._tool_call_uids;

@@ -317,3 +317,35 @@ describe("folding the tool-call uids of two assistant turns (TCU-1)", () => {
     reopened.close();
   });
 });
+
+describe("provider ids that name Object.prototype's members", () => {
+  const IDS = ["constructor", "toString", "__proto__", "hasOwnProperty"];
+
+  it("each get their own uid, kept by the restore, a rewrite and a merge like any other id", () => {
+    const path = tmp.file();
+    const store = openStore(path);
+    const turn = [user("go"), assistant(null, IDS.map((id) => call(id))), ...IDS.map((id) => result(id, `out ${id}`))];
+    store.appendMessages("s", turn);
+    const minted = map(turn[1]) as Record<string, string>;
+    expect(Object.keys(minted)).toEqual(IDS);
+    for (const id of IDS) expect(Object.hasOwn(minted, id) && HEX32.test(minted[id]!)).toBe(true);
+    expect(Object.getPrototypeOf(minted)).toBe(Object.prototype);
+    expect(turn.slice(2).map((m) => m._tool_call_uid)).toEqual(IDS.map((id) => minted[id]));
+
+    const entries = (value: unknown) => Object.entries(value as object).sort(([a], [b]) => (a < b ? -1 : 1));
+    const restored = store.getMessages("s", { includeRowIds: true });
+    expect(entries(map(restored[1]))).toEqual(entries(minted));
+    expect(Object.getPrototypeOf(map(restored[1]))).toBe(Object.prototype);
+    // A supplied map is honoured for these ids too: copied rows keep them.
+    store.appendMessages("copy", restored.map(({ _row_id: _ignored, message_uid: _uid, ...m }) => m));
+    expect(entries(map(store.getMessages("copy")[1]))).toEqual(entries(minted));
+    const rewritten = { ...restored[1]!, content: "edited" };
+    delete rewritten._tool_call_uids;
+    store.rewriteMessage("s", rewritten);
+    expect(entries(map(store.getMessages("s")[1]))).toEqual(entries(minted));
+    const folded = foldToolCallUids(restored[1]!, { role: "assistant", content: null, tool_calls: [call("__proto__")], _tool_call_uids: { ["__proto__"]: U1 } as never });
+    expect(Object.getPrototypeOf(folded)).toBe(Object.prototype);
+    expect(entries(folded)).toEqual(entries(Object.fromEntries(IDS.map((id) => [id, id === "__proto__" ? [minted[id], U1] : minted[id]]))));
+    store.close();
+  });
+});

@@ -1,5 +1,5 @@
 import type { Message, ToolCall, ToolCallUids } from "../contract/types.ts";
-import { toolCallUidMap } from "./identity-json.ts";
+import { setUidEntry, toolCallUidMap, uidEntry } from "./identity-json.ts";
 import type { UidMinter } from "./uid.ts";
 
 /** Provider id → uid of the occurrence that currently owns results with that id. */
@@ -37,7 +37,7 @@ function slotsOfMap(calls: readonly ToolCall[], map: ToolCallUids): Array<string
   return calls.map((call) => {
     const id = toolCallId(call);
     if (id === null) return null;
-    const value = map[id];
+    const value = uidEntry(map, id);
     if (typeof value === "string") return value;
     if (!Array.isArray(value)) return null;
     seen ??= new Map();
@@ -106,8 +106,8 @@ export function stampToolCallUids(message: Message, index: ToolCallUidIndex, min
     for (const call of calls) {
       const id = toolCallId(call);
       if (id === null) continue;
-      if (map[id] === undefined && !(supplied && Object.hasOwn(raw, id))) map[id] = mint();
-      mapped ||= map[id] !== undefined;
+      if (uidEntry(map, id) === undefined && !(supplied && Object.hasOwn(raw, id))) setUidEntry(map, id, mint());
+      mapped ||= uidEntry(map, id) !== undefined;
     }
     if (!supplied) Object.setPrototypeOf(map, Object.prototype); // an ordinary object to the caller
     if (mapped || Object.keys(map).length > 0) message._tool_call_uids = map;
@@ -185,7 +185,7 @@ export function foldToolCallUids(prev: Message, next: Message): ToolCallUids | n
   const folded: ToolCallUids = {};
   for (const [id, list] of perId) {
     if (list.every((slot) => slot === null)) continue;
-    folded[id] = list.length === 1 ? (list[0] as string) : list;
+    setUidEntry(folded, id, list.length === 1 ? (list[0] as string) : list);
   }
   return Object.keys(folded).length > 0 ? folded : null;
 }
