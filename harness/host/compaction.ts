@@ -30,7 +30,8 @@ export interface PassResult {
 /** How long the host waits, after aborting, for a timed-out engine's work to settle (upstream's worker grace). */
 export const SETTLE_GRACE_MS = 5000;
 
-type Settled = { kind: "done"; outcome: HookOutcome; async: boolean } | { kind: "timeout" };
+/** `returned` is what compress returned (a remote engine's promise carries the call's native facts). */
+type Settled = { kind: "done"; outcome: HookOutcome; async: boolean; returned?: unknown } | { kind: "timeout"; returned?: unknown };
 
 /**
  * One compaction pass (THR-3): the engine works on a private deep snapshot under a host timeout
@@ -85,11 +86,11 @@ async function passInSlot(
   const context = { session: session.id, detail: { trigger: request.trigger, forcedTimeout } };
 
   if (settled.kind === "timeout") {
-    runtime.recorder.recordEngineCall(engine, "compress", argsForTrace, { timeout: true }, true, durationMs, context);
+    runtime.recorder.recordEngineCall(engine, "compress", argsForTrace, { timeout: true }, true, durationMs, context, settled.returned);
     recordCompaction(runtime, session, request, "timeout", traceInput, null, tokensBefore, null, `host timeout after ${forcedTimeout ? 0 : settings.compactionTimeoutMs} ms; the late result is discarded`, durationMs);
     return { outcome: "timeout", tokensBefore, tokensAfter: null };
   }
-  runtime.recorder.recordEngineCall(engine, "compress", argsForTrace, settled.outcome, settled.async, durationMs, context);
+  runtime.recorder.recordEngineCall(engine, "compress", argsForTrace, settled.outcome, settled.async, durationMs, context, settled.returned);
   if (!settled.outcome.ok) {
     const error = settled.outcome.error instanceof Error ? settled.outcome.error.message : String(settled.outcome.error);
     recordCompaction(runtime, session, request, "error", traceInput, null, tokensBefore, null, error, durationMs);
@@ -153,13 +154,13 @@ async function settleWithTimeout(
   if (forced) {
     controller.abort();
     await raceTimer(work, graceMs);
-    return { kind: "timeout" };
+    return { kind: "timeout", returned };
   }
   const first = await raceTimer(work, timeoutMs);
-  if (first !== "timeout") return { kind: "done", outcome: first, async: true };
+  if (first !== "timeout") return { kind: "done", outcome: first, async: true, returned };
   controller.abort();
   await raceTimer(work, graceMs);
-  return { kind: "timeout" };
+  return { kind: "timeout", returned };
 }
 
 function raceTimer<T>(work: Promise<T>, ms: number): Promise<T | "timeout"> {

@@ -1,3 +1,4 @@
+import type { NativeCallFacts } from "../contract/native.ts";
 import type { Message, Usage } from "../contract/types.ts";
 import type { HostEvent } from "../../scenarios/format.ts";
 
@@ -83,6 +84,8 @@ export interface EngineCallEvent extends EventBase {
   stateAfter: EngineStateSnapshot;
   /** Values a check needs verbatim, per hook (e.g. should_compress's argument and answer). */
   detail?: Record<string, unknown>;
+  /** For an engine behind the engine protocol: what the call showed beyond its value (contract/native.ts). */
+  native?: NativeCallFacts;
   durationMs: number;
 }
 

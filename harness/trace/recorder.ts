@@ -1,4 +1,5 @@
 import type { ContextEngine } from "../contract/context-engine.ts";
+import { nativeCallFacts } from "../contract/native.ts";
 import { digestValue, type JsonMemo } from "./canonical-json.ts";
 import type {
   EngineCallEvent,
@@ -80,17 +81,21 @@ export class TraceRecorder {
     }
     return Promise.resolve(returned).then(
       (value) => {
-        this.recordEngineCall(engine, hook, args, { ok: true, value }, true, performance.now() - started, context);
+        this.recordEngineCall(engine, hook, args, { ok: true, value }, true, performance.now() - started, context, returned);
         return { ok: true, value: value as T } as const;
       },
       (error: unknown) => {
-        this.recordEngineCall(engine, hook, args, { ok: false, error }, true, performance.now() - started, context);
+        this.recordEngineCall(engine, hook, args, { ok: false, error }, true, performance.now() - started, context, returned);
         return { ok: false, error } as const;
       },
     );
   }
 
-  /** Record an engine call the host made itself (e.g. a compaction pass under a timeout). */
+  /**
+   * Record an engine call the host made itself (e.g. a compaction pass under a timeout).
+   * `returned` is what the hook returned: an engine behind the engine protocol attaches that
+   * call's native facts to it, and they go on the event as `native`.
+   */
   recordEngineCall(
     engine: ContextEngine,
     hook: EngineHook,
@@ -99,6 +104,7 @@ export class TraceRecorder {
     async: boolean,
     durationMs: number,
     context: CallContext,
+    returned?: unknown,
   ): EngineCallEvent {
     const timedOut = "timeout" in outcome;
     const event: Omit<EngineCallEvent, "seq"> = {
@@ -114,6 +120,8 @@ export class TraceRecorder {
       durationMs,
     };
     if (context.detail !== undefined) event.detail = context.detail;
+    const native = nativeCallFacts(returned);
+    if (native !== null) event.native = native;
     return this.record(event);
   }
 }

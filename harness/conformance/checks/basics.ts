@@ -68,7 +68,11 @@ export const basicChecks: Check[] = [
       const [status] = calls(runs, "get_status", (detail) => "isContextEngine" in detail);
       if (!status) return indeterminate("the identity probe recorded no status call");
       const evidence = [evidenceOf(status.source, status.event, "identity of the engine")];
-      if (status.detail["isContextEngine"] !== true) return fail("the engine is not built on the contract's ContextEngine base class (no brand)", evidence);
+      if (status.detail["isContextEngine"] !== true) {
+        const native = status.detail["nativeClass"] as { language: string; qualname: string; mro: string[] } | undefined;
+        if (native) return fail(`the ${native.language} class ${native.qualname} does not subclass the contract's ContextEngine (its MRO: ${native.mro.join(" → ")})`, evidence);
+        return fail("the engine is not built on the contract's ContextEngine base class (no brand)", evidence);
+      }
       const members = status.detail["members"] as Record<string, string>;
       const missing = Object.entries(members).filter(([, type]) => type !== "function").map(([member]) => member);
       if (missing.length > 0) return fail(`missing methods: ${missing.join(", ")}`, evidence);

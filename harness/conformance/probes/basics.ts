@@ -1,4 +1,5 @@
 import { isContextEngine } from "../../contract/context-engine.ts";
+import { nativeFacts } from "../../contract/native.ts";
 import type { Usage } from "../../contract/types.ts";
 import type { Probe } from "../types.ts";
 import { call, startSession } from "./call.ts";
@@ -17,13 +18,16 @@ export const identityProbe: Probe = {
     }
     const members: Record<string, string> = {};
     for (const member of ["update_from_response", "should_compress", "compress"]) members[member] = typeof record[member];
+    // An engine behind the engine protocol is judged by its own class, not by its TypeScript face.
+    const native = nativeFacts(engine);
     await call(context, engine, "get_status", [], null, {
       name: typeof name === "string" ? name : null,
-      nameType: typeof name,
+      nameType: native ? native.contract.nameType : typeof name,
       selectedName: context.selectedName,
       manifestName: context.manifestName,
-      isContextEngine: isContextEngine(engine),
-      members,
+      isContextEngine: native ? native.contract.isContextEngine : isContextEngine(engine),
+      members: native ? native.contract.members : members,
+      ...(native ? { nativeClass: { language: native.language, ...native.class } } : {}),
     });
   },
 };

@@ -1,0 +1,114 @@
+"""Contract hooks called the way the upstream host calls them, with what JSON cannot carry.
+
+The protocol names each hook's parameters (the TypeScript contract's vocabulary); this module
+turns them into the Python call the Hermes host makes: `compress` gets only the keywords its
+signature accepts, `on_session_start` gets `hermes_home`, `update_model` gets all six keywords.
+Around the call it records identity (`result is messages`) and in-place mutation of arguments."""
+
+import json
+
+from . import facts, wire
+
+# Hooks upstream runs on a pooled worker thread (everything else runs on the conversation's thread).
+POOLED = frozenset({"compress"})
+
+
+def _update_model_kwargs(options):
+    kwargs = {"model": "", "context_length": 0, "base_url": "", "api_key": "", "provider": "", "api_mode": ""}
+    kwargs.update(options or {})
+    return kwargs
+
+
+def _compress(engine, p):
+    function = engine.compress
+    accepted = set(facts.accepted_compress_keywords(function))
+    candidates = {"current_tokens": p.get("current_tokens"), "focus_topic": p.get("focus_topic"), "force": bool(p.get("force", False))}
+    if p.get("bypass_cooldown"):
+        candidates["bypass_cooldown"] = True
+    if p.get("memory_context"):
+        candidates["memory_context"] = p["memory_context"]
+    return function(p["messages"], **{key: value for key, value in candidates.items() if key in accepted})
+
+
+def _on_session_start(engine, p):
+    info = dict(p.get("info") or {})
+    if "home" in info:
+        info["hermes_home"] = info.pop("home")
+    return engine.on_session_start(p["session_id"], **info)
+
+
+def _should(engine, p, method):
+    function = getattr(engine, method)
+    return function(p["prompt_tokens"]) if "prompt_tokens" in p else function()
+
+
+def _optional_tokens(function, first, p):
+    return function(first, current_tokens=p["current_tokens"]) if "current_tokens" in p else function(first)
+
+
+CALLS = {
+    "update_model": (lambda e, p: e.update_model(**_update_model_kwargs(p.get("options"))), ()),
+    "on_session_start": (_on_session_start, ("info",)),
+    "update_from_response": (lambda e, p: e.update_from_response(p["usage"]), ("usage",)),
+    "should_compress": (lambda e, p: _should(e, p, "should_compress"), ()),
+    "should_compress_info": (lambda e, p: _should(e, p, "should_compress_info"), ()),
+    "should_compress_preflight": (lambda e, p: e.should_compress_preflight(p["messages"]), ("messages",)),
+    "compress": (_compress, ("messages",)),
+    "prune_tool_results_only": (lambda e, p: _optional_tokens(e.prune_tool_results_only, p["messages"], p), ("messages",)),
+    "has_content_to_compress": (lambda e, p: e.has_content_to_compress(p["messages"]), ("messages",)),
+    "select_context": (
+        lambda e, p: e.select_context(
+            p["request_messages"],
+            conversation_messages=p.get("conversation_messages"),
+            incoming_message=p.get("incoming_message"),
+            budget_tokens=p.get("budget_tokens", 0),
+        ),
+        ("request_messages", "conversation_messages", "incoming_message"),
+    ),
+    "on_turn_complete": (lambda e, p: e.on_turn_complete(p["messages"], usage=p.get("usage"), **(p.get("info") or {})), ("messages", "usage")),
+    "get_tool_schemas": (lambda e, p: e.get_tool_schemas(), ()),
+    "handle_tool_call": (lambda e, p: e.handle_tool_call(p["name"], p["args"], **(p.get("options") or {})), ("args", "options")),
+    "on_session_end": (lambda e, p: e.on_session_end(p["session_id"], p["messages"]), ("messages",)),
+    "on_session_reset": (lambda e, p: e.on_session_reset(), ()),
+    "get_status": (lambda e, p: e.get_status(), ()),
+    "clone_for_agent": (lambda e, p: e.clone_for_agent(), ()),
+}
+
+
+def translate(hook, value):
+    """Python's answer in the contract's terms where the two differ (should_compress_info's tuple)."""
+    if hook == "should_compress_info" and isinstance(value, (tuple, list)) and len(value) == 2 and isinstance(value[0], bool):
+        should, reason = value
+        return {"blocked": (not should) and reason is not None, "reason": reason, "should_compress": should}
+    return value
+
+
+class Watch:
+    """Arguments as they were before the call, to tell afterwards which ones the engine changed."""
+
+    def __init__(self, params, names):
+        self._before = {}
+        for name in names:
+            value = params.get(name)
+            if isinstance(value, (list, dict)):
+                self._before[name] = (value, wire.dumps(value))
+
+    def same_as(self, value):
+        for name, (original, _text) in self._before.items():
+            if value is original:
+                return name
+        return None
+
+    def mutations(self):
+        changed = []
+        for name, (original, text) in self._before.items():
+            now = wire.dumps(original)
+            if now != text:
+                changed.append({"param": name, "value": original, "paths": facts.changed_paths(json.loads(text), json.loads(now))})
+        return changed
+
+
+def prepare(engine, hook, params):
+    """The call to make and the watch over its arguments (taken before the call)."""
+    function, tracked = CALLS[hook]
+    return (lambda: function(engine, params)), Watch(params, tracked)

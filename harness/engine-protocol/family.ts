@@ -1,0 +1,274 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import type { HostModuleRecord } from "../contract/native.ts";
+import { ChannelClosed, JsonRpcPeer, RpcError, type PeerHandlers } from "./json-rpc.ts";
+import { ENGINE_PROTOCOL_VERSION, ERROR_CODES, type EngineDescription, type InitializeParams, type InitializeResult, type LlmCallParams } from "./messages.ts";
+
+/** The engine could not be loaded (import, register, constructor, a missing or too-old runtime, a load bound). */
+export class EngineLoadError extends Error {
+  constructor(
+    message: string,
+    readonly stage: string,
+  ) {
+    super(message);
+    this.name = "EngineLoadError";
+  }
+}
+
+/** What the host's LLM answers the engine: content, or a failure of one of the scripted kinds. */
+export type LlmAnswer = { content: string | null } | { error: { kind: string; message: string } };
+export type LlmHandler = (params: LlmCallParams) => Promise<LlmAnswer> | LlmAnswer;
+
+export interface FamilyOptions {
+  /** The engine side's process: the Hermes bridge (`python3 -I -B …`) or the Node adapter. */
+  command: string;
+  args: readonly string[];
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  initialize: Omit<InitializeParams, "protocol">;
+  /** Answers `llm.call` (default: every call fails as a connection error). */
+  llm?: LlmHandler;
+  /** Bound on starting the process, loading the plugin and making one instance (default 20 s). */
+  loadTimeoutMs?: number;
+  /** A call that takes longer ends the process, and every call in flight with it (default 60 s). */
+  callTimeoutMs?: number;
+  /** The caller's ambient async context: calls made in one context run on one engine-side thread. */
+  ambientContext?: () => string | undefined;
+  /** The engine's own output (stderr), as it arrives. */
+  onStderr?: (text: string) => void;
+  /** Every protocol message, for tests that validate the traffic. */
+  onMessage?: PeerHandlers["onMessage"];
+}
+
+export const DEFAULT_LOAD_TIMEOUT_MS = 20_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+const STDERR_TAIL_BYTES = 8 * 1024;
+const SHUTDOWN_GRACE_MS = 2_000;
+
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/** Never leave an engine process behind this one (a hung thread cannot keep it alive either). */
+function killOnExit(child: ChildProcess): void {
+  live.add(child);
+  child.once("exit", () => live.delete(child));
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const running of live) running.kill("SIGKILL");
+  });
+}
+
+/**
+ * One engine-side process and every engine instance it holds (an instance, its clones, and
+ * further instances of the same plugin share the process, its modules and its sandbox). Calls are
+ * JSON-RPC requests on its stdin/stdout; stderr is the engine's own output.
+ */
+export class EngineFamily {
+  readonly environment: InitializeResult;
+  readonly options: FamilyOptions;
+  readonly #child: ChildProcess;
+  readonly #peer: JsonRpcPeer;
+  readonly #hostModules: HostModuleRecord[];
+  #hostHooks: Record<string, number> = {};
+  #stderrTail = "";
+  #exit: { code: number | null; signal: string | null } | null = null;
+  readonly #onHooks = new Set<() => void>();
+
+  private constructor(child: ChildProcess, peer: JsonRpcPeer, options: FamilyOptions, environment: InitializeResult, state: FamilyState) {
+    this.#child = child;
+    this.#peer = peer;
+    this.options = options;
+    this.environment = environment;
+    this.#hostModules = state.hostModules;
+    state.family = this;
+  }
+
+  /** Start the process and load the plugin; an EngineLoadError says why it could not. */
+  static async start(options: FamilyOptions): Promise<EngineFamily> {
+    const child = spawn(options.command, [...options.args], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
+    killOnExit(child);
+    const state: FamilyState = { family: null, hostModules: [], stderr: "", pendingHooks: null };
+    const peer = new JsonRpcPeer(child.stdout!, child.stdin!, {
+      onRequest: (method, params) => answerEngine(options, method, params),
+      onNotification: (method, params) => onNotification(state, method, params),
+      ...(options.onMessage ? { onMessage: options.onMessage } : {}),
+    });
+    child.stderr!.on("data", (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      state.stderr = (state.stderr + text).slice(-STDERR_TAIL_BYTES);
+      if (state.family) state.family.#stderrTail = state.stderr;
+      options.onStderr?.(text);
+    });
+    const exited = new Promise<void>((resolve) => {
+      child.once("exit", (code, signal) => {
+        const family = state.family;
+        if (family) family.#exit = { code, signal };
+        peer.close(describeExit(code, signal, state.stderr));
+        resolve();
+      });
+      child.once("error", (error) => {
+        peer.close(`could not start ${options.command}: ${error.message}`);
+        resolve();
+      });
+    });
+    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
+    child.unref();
+
+    const bound = options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), bound);
+    });
+    try {
+      const initialize = peer.request("initialize", { protocol: ENGINE_PROTOCOL_VERSION, ...options.initialize } as unknown as Record<string, unknown>);
+      const answer = await Promise.race([initialize, deadline]);
+      if (answer === "timeout") {
+        child.kill("SIGKILL");
+        throw new EngineLoadError(`${options.initialize.plugin.directory}: the plugin did not load within ${bound / 1000} s`, "timeout");
+      }
+      const environment = answer as InitializeResult;
+      const family = new EngineFamily(child, peer, options, environment, state);
+      family.#stderrTail = state.stderr;
+      if (state.pendingHooks) family.#hostHooks = state.pendingHooks;
+      return family;
+    } catch (error) {
+      child.kill("SIGKILL");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 500))]);
+      throw asLoadError(error, options, state.stderr);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  get exited(): { code: number | null; signal: string | null } | null {
+    return this.#exit;
+  }
+
+  get stderrTail(): string {
+    return this.#stderrTail;
+  }
+
+  /** Host internals the engine tried to import, in the order it reached for them. */
+  get hostModules(): HostModuleRecord[] {
+    return [...this.#hostModules];
+  }
+
+  /** Host hooks the plugin registered with the plugin manager (`post_llm_call` → count). */
+  get hostHooks(): Record<string, number> {
+    return { ...this.#hostHooks };
+  }
+
+  /** The plugin manager's hooks changed (the `hooks` notification). */
+  setHostHooks(hooks: Record<string, number>): void {
+    this.#hostHooks = { ...hooks };
+    for (const listener of this.#onHooks) listener();
+  }
+
+  onHostHooksChanged(listener: () => void): () => void {
+    this.#onHooks.add(listener);
+    return () => this.#onHooks.delete(listener);
+  }
+
+  /** A fresh engine instance in this process (a `register(ctx)` call, a constructor, or a clone for a general plugin). */
+  async describeNew(): Promise<EngineDescription> {
+    const bound = this.options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
+    try {
+      return (await this.request("create", {}, bound, "create")) as EngineDescription;
+    } catch (error) {
+      throw asLoadError(error, this.options, this.#stderrTail);
+    }
+  }
+
+  /**
+   * One request, bounded: past `timeoutMs` (default the call bound) the process is stopped, since
+   * nothing else can end a call stuck in engine code; every other call in flight fails with it.
+   */
+  request(method: string, params: Record<string, unknown>, timeoutMs?: number, what: string = method, sent?: (id: number) => void): Promise<unknown> {
+    const bound = timeoutMs ?? this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    const answer = this.#peer.request(method, params, sent);
+    let timer: NodeJS.Timeout | undefined;
+    const guard = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => {
+        this.kill(`the engine's ${what} did not return within ${bound / 1000} s; its process was stopped`);
+        reject(this.#peer.closed ?? new ChannelClosed("stopped"));
+      }, bound);
+    });
+    return Promise.race([answer, guard]).finally(() => clearTimeout(timer));
+  }
+
+  notify(method: string, params: Record<string, unknown>): void {
+    this.#peer.notify(method, params);
+  }
+
+  /** Stop the process now; calls in flight fail with the reason. */
+  kill(reason: string): void {
+    this.#peer.close(reason);
+    if (this.#exit === null) this.#child.kill("SIGKILL");
+  }
+
+  /** Ask the engine side to shut down (engines' `shutdown()` run, bounded), then make sure it is gone. */
+  async dispose(): Promise<void> {
+    if (this.#exit !== null) return;
+    const gone = new Promise<void>((resolve) => {
+      if (this.#exit !== null) return resolve();
+      this.#child.once("exit", () => resolve());
+    });
+    if (!this.#peer.closed) this.request("shutdown", {}, SHUTDOWN_GRACE_MS + 1000, "shutdown").catch(() => undefined);
+    const timer = setTimeout(() => this.kill("disposed"), SHUTDOWN_GRACE_MS + 500);
+    await gone;
+    clearTimeout(timer);
+  }
+}
+
+interface FamilyState {
+  family: EngineFamily | null;
+  hostModules: HostModuleRecord[];
+  stderr: string;
+  pendingHooks: Record<string, number> | null;
+}
+
+function onNotification(state: FamilyState, method: string, params: Record<string, unknown>): void {
+  if (method === "imports" && Array.isArray(params["modules"])) {
+    for (const record of params["modules"] as HostModuleRecord[]) {
+      const known = state.hostModules.find((entry) => entry.module === record.module);
+      if (known) known.outcome = record.outcome;
+      else state.hostModules.push({ module: record.module, outcome: record.outcome });
+    }
+  } else if (method === "hooks" && params["hooks"] !== null && typeof params["hooks"] === "object") {
+    const hooks = params["hooks"] as Record<string, number>;
+    const family = state.family;
+    if (!family) {
+      state.pendingHooks = hooks;
+      return;
+    }
+    family.setHostHooks(hooks);
+  }
+}
+
+async function answerEngine(options: FamilyOptions, method: string, params: Record<string, unknown>): Promise<unknown> {
+  if (method !== "llm.call") throw new RpcError(ERROR_CODES.methodNotFound, `the host has no method ${method}`, null);
+  const answer = options.llm ? await options.llm(params as unknown as LlmCallParams) : { error: { kind: "connection", message: "no LLM is attached to this run" } };
+  if ("error" in answer) throw new RpcError(ERROR_CODES.llmFailed, answer.error.message, { kind: answer.error.kind });
+  return { content: answer.content };
+}
+
+function describeExit(code: number | null, signal: string | null, stderr: string): string {
+  const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
+  const tail = lastLine(stderr);
+  return `the engine's process ${how}${tail ? `: ${tail}` : ""}`;
+}
+
+function lastLine(text: string): string {
+  const lines = text.trim().split("\n");
+  return (lines[lines.length - 1] ?? "").trim().slice(0, 300);
+}
+
+function asLoadError(error: unknown, options: FamilyOptions, stderr: string): EngineLoadError {
+  if (error instanceof EngineLoadError) return error;
+  if (error instanceof RpcError) {
+    const stage = (error.data as { stage?: unknown } | null)?.stage;
+    return new EngineLoadError(error.message, typeof stage === "string" ? stage : "load");
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new EngineLoadError(`${options.initialize.plugin.directory}: ${message || lastLine(stderr)}`, "process");
+}

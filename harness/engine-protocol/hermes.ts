@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { EngineFamily, type FamilyOptions, type LlmHandler } from "./family.ts";
+import type { PluginManifestInfo, PluginMode } from "./messages.ts";
+import { findPython } from "./python.ts";
+import { remoteEngine, type RemoteEngine } from "./remote-engine.ts";
+
+/** The bridge's entry script, shipped in the package. */
+export const HERMES_BRIDGE = fileURLToPath(new URL("../../bridge/hermes/main.py", import.meta.url));
+
+/** A Python plugin as discovery found it. */
+export interface PythonPluginSpec {
+  directory: string;
+  /** The name it is selected by. */
+  selection: string;
+  mode: Exclude<PluginMode, "module">;
+  manifest?: PluginManifestInfo | null;
+  /** A hermes-agent checkout to put on the engine's path (its real modules, our LLM seam only). */
+  hermesAgent?: string | null;
+}
+
+export interface PythonEngineOptions {
+  /** `--python PATH`; default `python3` on PATH. */
+  python?: string;
+  /** The run's config (`load_config()`); default `{context: {engine: <selection>}}`. */
+  config?: Record<string, unknown>;
+  model?: string;
+  llm?: LlmHandler;
+  loadTimeoutMs?: number;
+  callTimeoutMs?: number;
+  ambientContext?: () => string | undefined;
+  onStderr?: (text: string) => void;
+  onMessage?: FamilyOptions["onMessage"];
+  /** Where sandboxes are made when the caller gives none (default the OS temp dir). */
+  sandboxRoot?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The environment a bridge child gets: the caller's, minus Python's own variables (-I ignores them anyway). */
+function bridgeEnv(base: NodeJS.ProcessEnv, home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(base)) if (!key.startsWith("PYTHON")) env[key] = value;
+  env["HERMES_HOME"] = home;
+  env["PYTHONDONTWRITEBYTECODE"] = "1";
+  return env;
+}
+
+/**
+ * Makes engines of one Python plugin: each `createFresh()` starts its own bridge process (an engine
+ * family: the instance, its clones, and the plugin's modules, with `HERMES_HOME` a fresh sandbox or
+ * the one given), so module-level state never leaks between runs. `disposeAll()` ends them.
+ */
+export class PythonEngineFactory {
+  readonly spec: PythonPluginSpec;
+  readonly options: PythonEngineOptions;
+  readonly #families = new Set<EngineFamily>();
+  readonly #ownHomes = new Map<EngineFamily, string>();
+
+  constructor(spec: PythonPluginSpec, options: PythonEngineOptions = {}) {
+    this.spec = spec;
+    this.options = options;
+  }
+
+  /** A new family and its first engine. `home` becomes HERMES_HOME (default: a fresh sandbox, removed at dispose). */
+  async createFresh(options: { home?: string } = {}): Promise<RemoteEngine> {
+    const family = await this.startFamily(options);
+    return remoteEngine(family, await family.describeNew());
+  }
+
+  async startFamily(options: { home?: string } = {}): Promise<EngineFamily> {
+    const interpreter = findPython(this.options.python, this.options.env ?? process.env);
+    const own = options.home === undefined ? mkdtempSync(join(this.options.sandboxRoot ?? tmpdir(), "ctxbench-hermes-")) : null;
+    const home = options.home ?? own!;
+    const familyOptions: FamilyOptions = {
+      command: interpreter.executable,
+      args: ["-I", "-B", HERMES_BRIDGE],
+      cwd: home,
+      env: bridgeEnv(this.options.env ?? process.env, home),
+      initialize: {
+        plugin: { mode: this.spec.mode, directory: this.spec.directory, selection: this.spec.selection, manifest: this.spec.manifest ?? null },
+        home,
+        config: this.options.config ?? { context: { engine: this.spec.selection } },
+        hermesAgent: this.spec.hermesAgent ?? null,
+        model: this.options.model ?? "ctxbench/sim",
+      },
+    };
+    for (const key of ["llm", "loadTimeoutMs", "callTimeoutMs", "ambientContext", "onStderr", "onMessage"] as const) {
+      if (this.options[key] !== undefined) (familyOptions as unknown as Record<string, unknown>)[key] = this.options[key];
+    }
+    let family: EngineFamily;
+    try {
+      family = await EngineFamily.start(familyOptions);
+    } catch (error) {
+      if (own) rmSync(own, { recursive: true, force: true });
+      throw error;
+    }
+    this.#families.add(family);
+    if (own) this.#ownHomes.set(family, own);
+    return family;
+  }
+
+  get liveFamilies(): number {
+    return this.#families.size;
+  }
+
+  async disposeAll(): Promise<void> {
+    const families = [...this.#families];
+    this.#families.clear();
+    await Promise.all(families.map((family) => family.dispose()));
+    for (const family of families) {
+      const own = this.#ownHomes.get(family);
+      if (own) rmSync(own, { recursive: true, force: true });
+      this.#ownHomes.delete(family);
+    }
+  }
+}
