@@ -31,7 +31,7 @@ export interface FamilyOptions {
   loadTimeoutMs?: number;
   /** A call that takes longer ends the process, and every call in flight with it (default 60 s). */
   callTimeoutMs?: number;
-  /** The caller's ambient async context: calls made in one context run on one engine-side thread. */
+  /** The caller's ambient async context (default: the conversation scope): calls made in one context run on one engine-side thread. */
   ambientContext?: () => string | undefined;
   /** The engine's own output (stderr), as it arrives. */
   onStderr?: (text: string) => void;

@@ -1,4 +1,5 @@
 import { ContextEngine } from "../contract/context-engine.ts";
+import { conversationScope } from "../contract/conversation-scope.ts";
 import { NATIVE_CALL, NATIVE_FACTS, NativeValue, type NativeCallFacts, type NativeEngineFacts } from "../contract/native.ts";
 import type {
   CompressInfo,
@@ -188,7 +189,7 @@ export class RemoteEngine extends ContextEngine {
   /** One contract hook over the protocol. The returned promise carries the call's native facts. */
   hook(hook: string, params: Record<string, unknown>, bindings: Bindings, signal?: AbortSignal): Promise<unknown> {
     const holder: CallHolder = { facts: null };
-    const context = this.#family.options.ambientContext?.();
+    const context = ambientOf(this.#family);
     let requestId: number | null = null;
     const onAbort = () => {
       if (requestId !== null) this.#family.notify("cancel", { id: requestId });
@@ -310,6 +311,11 @@ export class RemoteEngine extends ContextEngine {
   }
 }
 
+/** The caller's ambient context: the family's own notion, or the conversation scope (THR-1's probe sets it). */
+function ambientOf(family: EngineFamily): string | undefined {
+  return family.options.ambientContext ? family.options.ambientContext() : conversationScope.getStore();
+}
+
 function decodeValue(hook: string, result: CallResult): unknown {
   const value = result.value;
   if (!result.json) {
@@ -358,7 +364,7 @@ async function firePostLlmCall(engine: RemoteEngine, messages: Message[], usage:
     model: null,
     conversation_id: null,
   };
-  const context = engine.family.options.ambientContext?.();
+  const context = ambientOf(engine.family);
   const fired = (await engine.family.request("fire", { event: "post_llm_call", kwargs, handle: engine.handle, ...(context !== undefined ? { context } : {}) }, undefined, "post_llm_call hook")) as {
     attrs?: Record<string, unknown>;
     attrTypes?: Record<string, string>;

@@ -1,16 +1,11 @@
-import { AsyncLocalStorage } from "node:async_hooks";
+import { conversationScope } from "../../contract/conversation-scope.ts";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Probe, ProbeContext } from "../types.ts";
 import { compressCase, startSession } from "./call.ts";
 import { buildConversation } from "./conversation.ts";
 
-/**
- * The conversation's ambient async context, as the thread a conversation runs on upstream: the
- * THR-1 probe plays a session inside it, then calls the engine from outside it, as a pooled
- * worker would. An engine must not depend on it.
- */
-export const conversationScope = new AsyncLocalStorage<string>();
+export { conversationScope };
 
 /** Runs `task` from a fresh callback outside the conversation's context, as a pooled worker would. */
 function fromWorker<T>(task: () => Promise<T>, via: "immediate" | "timer"): Promise<T> {

@@ -1,0 +1,59 @@
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { CHECKS } from "../conformance/checks/index.ts";
+import { FIXTURES } from "../conformance/fixtures/index.ts";
+import { runChecks, type EngineUnderTest, type RunnerOptions } from "../conformance/runner.ts";
+import { fixtureUnderTest, HOST_SCENARIOS } from "../conformance/test-support.ts";
+import type { CheckResult } from "../conformance/types.ts";
+import { loadEngine } from "../plugins/load.ts";
+import { NodeEngineFactory } from "./node-engines.ts";
+
+/**
+ * The engine protocol is faithful: a TypeScript engine certified through it (the Node adapter, a
+ * RemoteEngine on the host side) gets exactly the outcomes it gets in-process.
+ */
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const BY_CHECK = fileURLToPath(new URL("../conformance/fixtures/by-check.ts", import.meta.url));
+const factories: NodeEngineFactory[] = [];
+afterAll(() => Promise.all(factories.map((factory) => factory.dispose())));
+
+function overProtocol(engine: EngineUnderTest, spec: ConstructorParameters<typeof NodeEngineFactory>[0]): EngineUnderTest {
+  const factory = new NodeEngineFactory(spec);
+  factories.push(factory);
+  return { ...engine, createFresh: () => factory.createFresh() };
+}
+
+const view = (results: CheckResult[]) => results.map((result) => `${result.id}: ${result.outcome}`);
+
+async function compare(engine: EngineUnderTest, remote: EngineUnderTest, checks: typeof CHECKS, options: Pick<RunnerOptions, "scenarios">) {
+  const inProcess = await runChecks(engine, checks, { seed: 1, ...options });
+  const remoteResults = await runChecks(remote, checks, { seed: 1, ...options });
+  expect(view(remoteResults)).toEqual(view(inProcess));
+  return inProcess;
+}
+
+/** Fixtures whose checks read host scenarios through paths of their own (timeouts, interleaved sessions, special inputs): played with scenarios. */
+const WITH_SCENARIOS = new Set(["THR-4/nothing-published-after-timeout", "THR-2/session-isolation", "CMP-2/split-batch", "UID-4/content-rewrite", "CMP-9/preflight-without-uid", "TCU-3/repeated-tool-call-ids"]);
+
+describe("the protocol is faithful: bundled engines", () => {
+  it.each([
+    ["compressor", true],
+    ["truncate", true],
+    ["lcm", false],
+  ] as const)("%s: the same outcome for every check, in-process and through the Node adapter", async (name, scenarios) => {
+    const loaded = await loadEngine({ name, cwd: REPO, strict: true });
+    const engine: EngineUnderTest = { name: loaded.name, version: loaded.version, selectedName: loaded.selected, createFresh: loaded.createFresh };
+    const results = await compare(engine, overProtocol(engine, { entry: `${loaded.directory}/index.ts`, selection: name }), CHECKS, scenarios ? { scenarios: HOST_SCENARIOS } : {});
+    expect(results.filter((result) => result.outcome === "fail")).toEqual([]);
+  });
+});
+
+describe("the protocol is faithful: every fixture is caught the same way", () => {
+  it.each(FIXTURES.map((fixture) => [fixture.check, fixture] as const))("%s", async (id, fixture) => {
+    const rule = CHECKS.find((check) => check.id === id)!.rule;
+    const engine = fixtureUnderTest(fixture);
+    const results = await compare(engine, overProtocol(engine, { entry: BY_CHECK, selection: id, exportName: "fixtureEngine" }), CHECKS.filter((check) => check.rule === rule), WITH_SCENARIOS.has(id) ? { scenarios: HOST_SCENARIOS } : {});
+    expect(results.find((result) => result.id === id)?.outcome).not.toBe("pass");
+  });
+});
