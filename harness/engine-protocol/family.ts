@@ -1,16 +1,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { HostModuleRecord } from "../contract/native.ts";
+import { UsageError } from "../util/errors.ts";
 import { ChannelClosed, JsonRpcPeer, RpcError, type PeerHandlers } from "./json-rpc.ts";
 import { ENGINE_PROTOCOL_VERSION, ERROR_CODES, type EngineDescription, type InitializeParams, type InitializeResult, type LlmCallParams } from "./messages.ts";
 
-/** The engine could not be loaded (import, register, constructor, a missing or too-old runtime, a load bound). */
-export class EngineLoadError extends Error {
+/** The engine could not be loaded (import, register, constructor, its process, a load bound): exit 2, one line. */
+export class EngineLoadError extends UsageError {
   constructor(
     message: string,
     readonly stage: string,
   ) {
     super(message);
-    this.name = "EngineLoadError";
   }
 }
 

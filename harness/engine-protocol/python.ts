@@ -1,17 +1,13 @@
 import { execFileSync } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
+import { UsageError } from "../util/errors.ts";
 
 /** The Hermes bridge needs this Python or later. */
 export const MIN_PYTHON: readonly [number, number] = [3, 10];
 
-/** No usable Python interpreter (missing, not executable, or too old). */
-export class PythonUnavailable extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "PythonUnavailable";
-  }
-}
+/** No usable Python interpreter (missing, not executable, or too old): exit 2, one line. */
+export class PythonUnavailable extends UsageError {}
 
 export interface PythonInterpreter {
   /** The interpreter's own executable (a pyenv or venv shim resolved to what it runs). */
