@@ -17,7 +17,7 @@ import { reporters } from "../../reports/registry.ts";
 import { certifyJsonOf, RESULT_SCHEMA_VERSION, type ResultJson } from "../../reports/result.ts";
 import { collectRunInfo } from "../../reports/run-info.ts";
 import { writeAllReports } from "../../reports/write-all.ts";
-import { loadSelectedEngine, withEngineSelection, type EngineSelectionArgs } from "./engine-options.ts";
+import { engineSelectionArgv, loadSelectedEngine, withEngineSelection, type EngineSelectionArgs } from "./engine-options.ts";
 import { NegativeVerdict, UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
 import { createProgress } from "./progress.ts";
@@ -127,10 +127,12 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
 /** The engine selection as repro commands repeat it: the name plus where it was found. */
 function engineSelection(engine: string, args: CertifyArgs): string {
   const quote = (text: string) => (/^[\w./@:-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`);
-  const parts = [quote(engine)];
+  const parts = [quote(args.engine?.startsWith("bundled:") ? args.engine : engine)];
   for (const dir of args.plugins ?? []) parts.push(`--plugins ${quote(dir)}`);
   if (args["plugin-module"] !== undefined) parts.push(`--plugin-module ${quote(args["plugin-module"])}`);
   if (args.config !== undefined) parts.push(`--config ${quote(args.config)}`);
+  if (args.python !== undefined) parts.push(`--python ${quote(args.python)}`);
+  if (args["hermes-agent"] !== undefined) parts.push(`--hermes-agent ${quote(args["hermes-agent"])}`);
   return parts.join(" ");
 }
 
@@ -147,10 +149,6 @@ const CLI_ENTRY = fileURLToPath(new URL("../../bin/ctxbench.mjs", import.meta.ur
 /** A `ctxbench check-worker` child for these checks, selecting the engine exactly as this run did. */
 function spawnCheckWorker(io: CliIo, args: CertifyArgs, checkIds: string[], settled: SettledSources): ChildProcess {
   const argv = [CLI_ENTRY, "check-worker", "--seed", String(args.seed), "--timeout", String(args.timeout), "--settled", JSON.stringify(settled)];
-  if (args.engine !== undefined) argv.push("--engine", args.engine);
-  for (const dir of args.plugins ?? []) argv.push("--plugins", dir);
-  if (args["plugin-module"] !== undefined) argv.push("--plugin-module", args["plugin-module"]);
-  if (args.config !== undefined) argv.push("--config", args.config);
-  argv.push("--check-id", ...checkIds);
+  argv.push(...engineSelectionArgv(args), "--check-id", ...checkIds);
   return spawn(process.execPath, argv, { cwd: io.cwd, env: io.env, stdio: ["ignore", "pipe", "pipe"] });
 }

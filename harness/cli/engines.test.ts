@@ -29,6 +29,7 @@ describe("ctxbench engines list", () => {
       description: "A TypeScript plugin exporting a ContextEngine subclass",
       directory: join(FIXTURE_USER, "ts-engine"),
       bundled: false,
+      language: "typescript",
     });
     expect(engines.filter((e) => e.bundled).every((e) => e.directory.startsWith(BUNDLED_ROOT))).toBe(true);
     expect(shadowed).toEqual([]);
@@ -38,7 +39,7 @@ describe("ctxbench engines list", () => {
   it("prints a plain table when piped and a coloured one on a terminal, unless NO_COLOR", async () => {
     const piped = memoryIo(FIXTURES);
     await runCli(["engines", "list", "--plugins", "user"], piped);
-    expect(piped.out()).toMatch(/│ ts-engine\s+│ 1\.2\.0\s+│ no\s+│/);
+    expect(piped.out()).toMatch(/│ ts-engine\s+│ 1\.2\.0\s+│ TypeScript\s+│ no\s+│/);
     expect(piped.out()).toMatch(/user\/js-engine/);
     expect(piped.out()).not.toMatch(ANSI);
     const terminal = memoryIo(FIXTURES, { isTty: true });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ContextEngine } from "../contract/context-engine.ts";
+import { DISPOSE } from "../contract/native.ts";
 import { CHECKS, selectChecks } from "./checks/index.ts";
 import { FixtureBaseEngine } from "./fixtures/index.ts";
 import { runChecks, type EngineUnderTest } from "./runner.ts";
@@ -46,6 +47,24 @@ describe("the runner", () => {
     made = 0;
     await runChecks(engine, selectChecks(["CMP-2/split-batch"]), { seed: 1 });
     expect(once).toBe(made);
+  });
+
+  it("gives every engine it makes the run's sandbox and lets go of each when its run ends, a timed-out run included", async () => {
+    const homes: Array<string | undefined> = [];
+    let live = 0;
+    const make = (Engine: typeof FixtureBaseEngine) => async (options?: { home?: string }) => {
+      homes.push(options?.home);
+      live++;
+      const engine = new Engine();
+      Object.defineProperty(engine, DISPOSE, { value: () => void live-- });
+      return engine;
+    };
+    await runChecks({ ...engineOf(() => new FixtureBaseEngine()), createFresh: make(FixtureBaseEngine) }, selectChecks(["CMP-2/split-batch", "LIFE-2"]), { seed: 1 });
+    expect(homes.length).toBeGreaterThan(2);
+    expect(homes.every((home) => typeof home === "string" && home.includes("ctxbench-certify-"))).toBe(true);
+    expect(live).toBe(0);
+    await runChecks({ ...engineOf(() => new HangsInTools()), createFresh: make(HangsInTools) }, selectChecks(["TOOL-1"]), { seed: 1, timeoutMs: 300 });
+    expect(live).toBe(0);
   });
 
   it("REG-5: fails an engine whose plugin.yaml names it differently", async () => {

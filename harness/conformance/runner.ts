@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ContextEngine } from "../contract/context-engine.ts";
+import { disposeEngine } from "../contract/native.ts";
 import type { Scenario } from "../../scenarios/format.ts";
 import { TraceRecorder } from "../trace/recorder.ts";
 import type { Trace } from "../trace/events.ts";
@@ -17,7 +18,11 @@ export interface EngineUnderTest {
   selectedName: string;
   /** The `name` its plugin.yaml declares, when it came from a plugin directory (REG-5 compares). */
   manifestName?: string | null;
-  createFresh(): Promise<ContextEngine>;
+  /**
+   * A fresh instance. `home` is the run's sandbox: an engine that takes its home at construction
+   * (a Python engine's HERMES_HOME) gets the directory the checks watch.
+   */
+  createFresh(options?: { home?: string }): Promise<ContextEngine>;
 }
 
 export type ScenarioBuilder = (name: string, seed: number) => Scenario;
@@ -113,8 +118,20 @@ async function playSource(source: string, engine: EngineUnderTest, options: Runn
   const deadline = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), timeoutMs);
   });
+  // Every engine made for this run, let go of when it ends (a remote engine's process ends, even a hung one).
+  const created: ContextEngine[] = [];
+  let ended = false;
+  const fresh = async () => {
+    const instance = await engine.createFresh({ home });
+    if (ended) {
+      await disposeEngine(instance);
+      throw new Error(`${source} ended before this engine was made`);
+    }
+    created.push(instance);
+    return instance;
+  };
   try {
-    const work = runSource(source, engine, options, home, recorder);
+    const work = runSource(source, fresh, engine, options, home, recorder);
     // A run abandoned at its deadline may still reject later; that rejection is expected.
     work.catch(() => undefined);
     const winner = await Promise.race([work, deadline]);
@@ -125,12 +142,14 @@ async function playSource(source: string, engine: EngineUnderTest, options: Runn
     return { ok: false, outcome: "error", message: `${source} failed: ${describe(error)}`, durationMs: performance.now() - started };
   } finally {
     clearTimeout(timer);
+    ended = true;
+    await Promise.all(created.map((instance) => disposeEngine(instance).catch(() => undefined)));
   }
 }
 
-async function runSource(source: string, engine: EngineUnderTest, options: RunnerOptions, home: string, recorder: TraceRecorder): Promise<CheckRun> {
+async function runSource(source: string, fresh: () => Promise<ContextEngine>, engine: EngineUnderTest, options: RunnerOptions, home: string, recorder: TraceRecorder): Promise<CheckRun> {
   const [kind, name] = source.split(/:(.*)/s) as [string, string];
-  const instance = await engine.createFresh();
+  const instance = await fresh();
   if (kind === "scenario") {
     if (!options.scenarios) throw new Error("scenarios are not enabled for this run");
     const scenario = options.scenarios.build(name, options.seed);
@@ -141,7 +160,7 @@ async function runSource(source: string, engine: EngineUnderTest, options: Runne
   }
   const probe = PROBES.get(name);
   if (!probe) throw new Error(`unknown probe "${name}"`);
-  await probe.run(instance, { createEngine: () => engine.createFresh(), selectedName: engine.selectedName, manifestName: engine.manifestName ?? null, home, recorder, seed: options.seed });
+  await probe.run(instance, { createEngine: fresh, selectedName: engine.selectedName, manifestName: engine.manifestName ?? null, home, recorder, seed: options.seed });
   return { source, seed: options.seed, scenario: null, trace: recorder.events };
 }
 

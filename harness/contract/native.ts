@@ -12,6 +12,15 @@
 export const NATIVE_FACTS: unique symbol = Symbol.for("ctxbench.nativeFacts") as never;
 /** Where a remote engine's answer (the promise a hook returned) keeps that call's facts. */
 export const NATIVE_CALL: unique symbol = Symbol.for("ctxbench.nativeCall") as never;
+/** How an engine that holds a process (or another resource) is let go of; in-process engines have none. */
+export const DISPOSE: unique symbol = Symbol.for("ctxbench.dispose") as never;
+
+/** Let go of an engine: ends the process of a remote engine's family; nothing for an in-process engine. */
+export async function disposeEngine(engine: unknown): Promise<void> {
+  if (engine === null || typeof engine !== "object") return;
+  const dispose = (engine as { [DISPOSE]?: () => Promise<void> | void })[DISPOSE];
+  if (typeof dispose === "function") await dispose.call(engine);
+}
 
 /** A value the engine returned that JSON (and so TypeScript) has no equivalent for. */
 export class NativeValue {

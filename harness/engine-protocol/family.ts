@@ -27,7 +27,7 @@ export interface FamilyOptions {
   initialize: Omit<InitializeParams, "protocol">;
   /** Answers `llm.call` (default: every call fails as a connection error). */
   llm?: LlmHandler;
-  /** Bound on starting the process, loading the plugin and making one instance (default 20 s). */
+  /** Bound on starting the process and loading the plugin, and again on making an instance (default 8 s each). */
   loadTimeoutMs?: number;
   /** A call that takes longer ends the process, and every call in flight with it (default 60 s). */
   callTimeoutMs?: number;
@@ -39,7 +39,7 @@ export interface FamilyOptions {
   onMessage?: PeerHandlers["onMessage"];
 }
 
-export const DEFAULT_LOAD_TIMEOUT_MS = 20_000;
+export const DEFAULT_LOAD_TIMEOUT_MS = 8_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const STDERR_TAIL_BYTES = 8 * 1024;
 const SHUTDOWN_GRACE_MS = 2_000;
@@ -173,7 +173,7 @@ export class EngineFamily {
   async describeNew(): Promise<EngineDescription> {
     const bound = this.options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
     try {
-      return (await this.request("create", {}, bound, "create")) as EngineDescription;
+      return (await this.request("create", {}, bound, "register(ctx) or constructor")) as EngineDescription;
     } catch (error) {
       throw asLoadError(error, this.options, this.#stderrTail);
     }

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { DISPOSE } from "../contract/native.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,6 +39,27 @@ export interface PythonEngineOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** Sandboxes this process made; whatever a disposal missed is removed when the process exits. */
+const ownSandboxes = new Set<string>();
+let cleanupInstalled = false;
+
+function makeSandbox(root: string): string {
+  const home = mkdtempSync(join(root, "ctxbench-hermes-"));
+  ownSandboxes.add(home);
+  if (!cleanupInstalled) {
+    cleanupInstalled = true;
+    process.once("exit", () => {
+      for (const leftover of ownSandboxes) rmSync(leftover, { recursive: true, force: true });
+    });
+  }
+  return home;
+}
+
+function removeSandbox(home: string): void {
+  ownSandboxes.delete(home);
+  rmSync(home, { recursive: true, force: true });
+}
+
 /** The environment a bridge child gets: the caller's, minus Python's own variables (-I ignores them anyway). */
 function bridgeEnv(base: NodeJS.ProcessEnv, home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -63,15 +85,34 @@ export class PythonEngineFactory {
     this.options = options;
   }
 
-  /** A new family and its first engine. `home` becomes HERMES_HOME (default: a fresh sandbox, removed at dispose). */
+  /**
+   * A new family and its first engine. `home` becomes HERMES_HOME (default: a fresh sandbox,
+   * removed at dispose). `disposeEngine(engine)` ends the family (clones included).
+   */
   async createFresh(options: { home?: string } = {}): Promise<RemoteEngine> {
     const family = await this.startFamily(options);
-    return remoteEngine(family, await family.describeNew());
+    let engine: RemoteEngine;
+    try {
+      engine = remoteEngine(family, await family.describeNew());
+    } catch (error) {
+      await this.#disposeFamily(family);
+      throw error;
+    }
+    Object.defineProperty(engine, DISPOSE, { value: () => this.#disposeFamily(family), configurable: true });
+    return engine;
+  }
+
+  async #disposeFamily(family: EngineFamily): Promise<void> {
+    if (!this.#families.delete(family)) return;
+    await family.dispose();
+    const own = this.#ownHomes.get(family);
+    if (own) removeSandbox(own);
+    this.#ownHomes.delete(family);
   }
 
   async startFamily(options: { home?: string } = {}): Promise<EngineFamily> {
     const interpreter = findPython(this.options.python, this.options.env ?? process.env);
-    const own = options.home === undefined ? mkdtempSync(join(this.options.sandboxRoot ?? tmpdir(), "ctxbench-hermes-")) : null;
+    const own = options.home === undefined ? makeSandbox(this.options.sandboxRoot ?? tmpdir()) : null;
     const home = options.home ?? own!;
     const familyOptions: FamilyOptions = {
       command: interpreter.executable,
@@ -93,7 +134,7 @@ export class PythonEngineFactory {
     try {
       family = await EngineFamily.start(familyOptions);
     } catch (error) {
-      if (own) rmSync(own, { recursive: true, force: true });
+      if (own) removeSandbox(own);
       throw error;
     }
     this.#families.add(family);
@@ -106,13 +147,6 @@ export class PythonEngineFactory {
   }
 
   async disposeAll(): Promise<void> {
-    const families = [...this.#families];
-    this.#families.clear();
-    await Promise.all(families.map((family) => family.dispose()));
-    for (const family of families) {
-      const own = this.#ownHomes.get(family);
-      if (own) rmSync(own, { recursive: true, force: true });
-      this.#ownHomes.delete(family);
-    }
+    await Promise.all([...this.#families].map((family) => this.#disposeFamily(family)));
   }
 }

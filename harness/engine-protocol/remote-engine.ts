@@ -1,6 +1,6 @@
 import { ContextEngine } from "../contract/context-engine.ts";
 import { conversationScope } from "../contract/conversation-scope.ts";
-import { NATIVE_CALL, NATIVE_FACTS, NativeValue, type NativeCallFacts, type NativeEngineFacts } from "../contract/native.ts";
+import { DISPOSE, NATIVE_CALL, NATIVE_FACTS, NativeValue, type NativeCallFacts, type NativeEngineFacts } from "../contract/native.ts";
 import type {
   CompressInfo,
   CompressOptions,
@@ -90,6 +90,8 @@ export class RemoteEngine extends ContextEngine {
       });
     }
     Object.defineProperty(this, NATIVE_FACTS, { value: this.#facts(), enumerable: false });
+    // Letting go of an instance releases it; the factory that started a family replaces this to end the family.
+    Object.defineProperty(this, DISPOSE, { value: () => this.release(), enumerable: false, configurable: true, writable: true });
   }
 
   get name(): string {

@@ -24,8 +24,25 @@ describe("discoverEngines (REG-2)", () => {
       directory: join(FIXTURE_USER, "ts-engine"),
       entry: join(FIXTURE_USER, "ts-engine", "index.ts"),
       bundled: false,
+      language: "typescript",
     });
     expect(engines.find((e) => e.name === "js-engine")!.entry).toBe(join(FIXTURE_USER, "js-engine", "index.js"));
+  });
+
+  it("decides the language from the entry module: __init__.py is a Python plugin", async () => {
+    const cwd = await scratch({ "p/hermesy/plugin.yaml": "name: hermesy\nversion: 1.0\n", "p/hermesy/__init__.py": "", "p/both/plugin.yaml": "name: both\n", "p/both/index.ts": "", "p/both/__init__.py": "" });
+    const engines = await discoverEngines({ cwd, pluginDirs: ["p"], bundledRoot: FIXTURE_BUNDLED });
+    expect(engines.find((e) => e.name === "hermesy")).toMatchObject({ language: "python", entry: join(cwd, "p/hermesy/__init__.py") });
+    expect(engines.find((e) => e.name === "both")).toMatchObject({ language: "typescript", entry: join(cwd, "p/both/index.ts") });
+  });
+
+  it("a hermes-agent checkout adds its context-engine plugins and its built-in compressor", async () => {
+    const checkout = await scratch({ "agent/context_compressor.py": "", "plugins/context_engine/vendored/plugin.yaml": "name: vendored\n", "plugins/context_engine/vendored/__init__.py": "" });
+    const { engines, shadowed } = await scanPluginRoots({ cwd: checkout, bundledRoot: FIXTURE_BUNDLED, hermesAgent: "." });
+    expect(engines.find((e) => e.name === "vendored")).toMatchObject({ language: "python", bundled: false });
+    expect(shadowed.find((e) => e.name === "compressor")).toMatchObject({ language: "python", mode: "builtin-compressor", directory: checkout, bundled: false });
+    const notCheckout = await scratch({ "README": "" });
+    await expect(scanPluginRoots({ cwd: notCheckout, bundledRoot: FIXTURE_BUNDLED, hermesAgent: "." })).rejects.toThrow(/not a hermes-agent checkout \(no agent\/context_compressor\.py\)/);
   });
 
   it("lets a bundled engine win a name clash and reports the shadowed one", async () => {
@@ -67,7 +84,7 @@ describe("discovery of bad input", () => {
     ["a manifest without name", { "root/bad/plugin.yaml": "description: no name\n", "root/bad/index.js": "" }, /root\/bad\/plugin\.yaml: missing "name"/],
     ["an empty manifest", { "root/bad/plugin.yaml": "", "root/bad/index.js": "" }, /plugin\.yaml: empty manifest/],
     ["a manifest that is a list", { "root/bad/plugin.yaml": "- name\n", "root/bad/index.js": "" }, /plugin\.yaml: expected a mapping/],
-    ["a missing entry module", { "root/bad/plugin.yaml": "name: bad\n", "root/bad/main.js": "" }, /root\/bad: no entry module \(index\.ts, index\.js, index\.mjs\)/],
+    ["a missing entry module", { "root/bad/plugin.yaml": "name: bad\n", "root/bad/main.js": "" }, /root\/bad: no entry module \(index\.ts, index\.js, index\.mjs, __init__\.py\)/],
   ];
   for (const [label, files, message] of cases) {
     it(`refuses ${label} with a one-line UsageError naming the file`, async () => {

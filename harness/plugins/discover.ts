@@ -2,13 +2,16 @@ import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../util/errors.ts";
+import { hermesCompressor } from "./hermes-agent.ts";
 import { MANIFEST_FILE, readManifest } from "./manifest.ts";
-import type { DiscoveredEngine, DiscoverOptions } from "./types.ts";
+import type { DiscoveredEngine, DiscoverOptions, EngineLanguage } from "./types.ts";
 
 /** The engines shipped with ctxbench, found relative to this module rather than the working directory. */
 export const BUNDLED_ROOT = fileURLToPath(new URL("../../engines/", import.meta.url));
 export const USER_PLUGIN_SUBDIR = join("plugins", "context_engine");
 export const ENTRY_MODULES = ["index.ts", "index.js", "index.mjs"] as const;
+/** A Python plugin's package file (the Hermes directory layout); it is loaded by the Hermes bridge. */
+export const PYTHON_ENTRY = "__init__.py";
 
 export interface PluginRoot {
   directory: string;
@@ -17,12 +20,16 @@ export interface PluginRoot {
   required: boolean;
 }
 
-/** Discovery roots in precedence order: bundled, then `plugins/context_engine/` under cwd, then each `--plugins`. */
+/**
+ * Discovery roots in precedence order: bundled, then `plugins/context_engine/` under cwd, then each
+ * `--plugins`, then a `--hermes-agent` checkout's own `plugins/context_engine/`.
+ */
 export function pluginRoots(options: DiscoverOptions): PluginRoot[] {
   return [
     { directory: options.bundledRoot ?? BUNDLED_ROOT, bundled: true, required: false },
     { directory: join(options.cwd, USER_PLUGIN_SUBDIR), bundled: false, required: false },
     ...(options.pluginDirs ?? []).map((dir) => ({ directory: resolve(options.cwd, dir), bundled: false, required: true })),
+    ...(options.hermesAgent !== undefined ? [{ directory: join(resolve(options.cwd, options.hermesAgent), USER_PLUGIN_SUBDIR), bundled: false, required: false }] : []),
   ];
 }
 
@@ -57,6 +64,8 @@ export async function scanPluginRoots(options: DiscoverOptions): Promise<ScanRes
       seen.add(name);
     }
   }
+  const builtIn = await hermesCompressor(options);
+  if (builtIn) (seen.has(builtIn.name) ? shadowed : engines).push(builtIn);
   return { engines, shadowed };
 }
 
@@ -68,16 +77,19 @@ export async function discoverEngines(options: DiscoverOptions): Promise<Discove
 export async function describePlugin(directory: string, name: string, bundled: boolean): Promise<DiscoveredEngine | null> {
   if (!(await isFile(join(directory, MANIFEST_FILE)))) return null;
   const manifest = await readManifest(directory);
-  const entry = await findEntry(directory);
-  return { name, manifestName: manifest.name, version: manifest.version, description: manifest.description, directory, entry, bundled };
+  const { entry, language } = await findEntry(directory);
+  return { name, manifestName: manifest.name, version: manifest.version, description: manifest.description, directory, entry, bundled, language };
 }
 
-async function findEntry(directory: string): Promise<string> {
+/** The entry module decides the language: index.{ts,js,mjs} is TypeScript/JavaScript, __init__.py is Python. */
+async function findEntry(directory: string): Promise<{ entry: string; language: EngineLanguage }> {
   for (const candidate of ENTRY_MODULES) {
     const file = join(directory, candidate);
-    if (await isFile(file)) return file;
+    if (await isFile(file)) return { entry: file, language: "typescript" };
   }
-  throw new UsageError(`${directory}: no entry module (${ENTRY_MODULES.join(", ")})`);
+  const python = join(directory, PYTHON_ENTRY);
+  if (await isFile(python)) return { entry: python, language: "python" };
+  throw new UsageError(`${directory}: no entry module (${[...ENTRY_MODULES, PYTHON_ENTRY].join(", ")})`);
 }
 
 /** Subdirectory names in sorted order, skipping those starting with "_" or "." (upstream). */

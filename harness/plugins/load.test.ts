@@ -68,6 +68,15 @@ describe("directory plugins (REG-2)", () => {
     expect(await js.engine.compress([{ role: "user", content: "a" }, { role: "user", content: "b" }])).toEqual([{ role: "user", content: "b" }]);
   });
 
+  it("for a command that tests the engine named, a user's plugin wins the clash with a notice; bundled:NAME still reaches the bundled one", async () => {
+    const user = await loadEngine({ ...withUser, name: "clash", strict: true });
+    expect(user).toMatchObject({ source: "directory", version: "9.9.9", selected: "clash" });
+    expect(user.warnings).toEqual([`"clash" is also a bundled engine; testing the one in ${join(FIXTURE_USER, "clash")} (the bundled one is bundled:clash)`]);
+    const bundled = await loadEngine({ ...withUser, name: "bundled:clash", strict: true });
+    expect(bundled).toMatchObject({ source: "bundled", version: "1.0.0", selected: "clash", warnings: [] });
+    await expect(loadEngine({ ...withUser, name: "bundled:ts-engine", strict: true })).rejects.toThrow(/context engine "ts-engine" not found/);
+  });
+
   it("lets the bundled engine win a name clash", async () => {
     const loaded = await loadEngine({ ...withUser, name: "clash" });
     expect(loaded).toMatchObject({ source: "bundled", version: "1.0.0", directory: join(FIXTURE_BUNDLED, "clash") });

@@ -2,12 +2,17 @@ import { join, resolve } from "node:path";
 import { UsageError } from "../util/errors.ts";
 import { isContextEngine, type ContextEngine } from "../contract/context-engine.ts";
 import { readSelectedEngine } from "./config.ts";
-import { assertRootsExist, describePlugin, pluginRoots } from "./discover.ts";
+import { assertRootsExist, describePlugin, pluginRoots, type PluginRoot } from "./discover.ts";
 import { assertSafeEngineName } from "./engine-name.ts";
 import { assertPluginModuleExists, runGeneralPlugin } from "./general.ts";
+import { hermesCompressor } from "./hermes-agent.ts";
 import { importPluginModule, instanceFromModule } from "./instantiate.ts";
+import { loadPythonPlugin } from "./python-plugin.ts";
 import { DEFAULT_ENGINE, type DiscoveredEngine, type LoadEngineOptions, type LoadedEngine } from "./types.ts";
 import { firstLine } from "./yaml-file.ts";
+
+/** `bundled:NAME` selects a bundled engine whatever the plugin directories hold. */
+export const BUNDLED_PREFIX = "bundled:";
 
 /**
  * Select and load one engine, as the host does at start-up: the name from `options.name` or
@@ -15,15 +20,22 @@ import { firstLine } from "./yaml-file.ts";
  * then a general plugin's registered engine if its name matches, cloned for this agent (REG-3);
  * otherwise the built-in compressor with a warning naming the engine and the cause (REG-4), or a
  * UsageError with `strict`. Bad arguments and config files are UsageErrors in either mode.
+ *
+ * With `strict` (the commands that test the engine named) a user's plugin of a bundled engine's
+ * name wins, with a notice, so it can be certified; `bundled:NAME` still selects the bundled one.
+ * A Python plugin directory (`__init__.py`) is loaded through the Hermes bridge.
  */
 export async function loadEngine(options: LoadEngineOptions): Promise<LoadedEngine> {
-  const roots = pluginRoots(options);
-  await assertRootsExist(roots);
+  const allRoots = pluginRoots(options);
+  await assertRootsExist(allRoots);
   const pluginModule = options.pluginModule === undefined ? undefined : resolve(options.cwd, options.pluginModule);
   if (pluginModule !== undefined) await assertPluginModuleExists(pluginModule);
   const explicit = options.name?.trim();
-  const selected = explicit ? explicit : await readSelectedEngine(options.cwd, options.configPath);
+  const asked = explicit ? explicit : await readSelectedEngine(options.cwd, options.configPath);
+  const bundledOnly = asked.startsWith(BUNDLED_PREFIX);
+  const selected = bundledOnly ? asked.slice(BUNDLED_PREFIX.length) : asked;
   assertSafeEngineName(selected, explicit ? "--engine" : "context.engine");
+  const roots = orderRoots(allRoots, bundledOnly, options.strict === true);
 
   const warnings: string[] = [];
   const causes: string[] = [];
@@ -41,12 +53,26 @@ export async function loadEngine(options: LoadEngineOptions): Promise<LoadedEngi
     }
   }
 
-  for (const root of roots) {
-    const directory = join(root.directory, selected);
+  const candidates: Array<() => Promise<DiscoveredEngine | null>> = roots.map((root) => () => describePlugin(join(root.directory, selected), selected, root.bundled));
+  if (!bundledOnly) {
+    // A hermes-agent checkout's built-in compressor is a user's engine: after the plugin roots, before the bundled ones in strict mode.
+    const builtIn = async () => {
+      const found = await hermesCompressor(options);
+      return found?.name === selected ? found : null;
+    };
+    const firstBundled = candidates.findIndex((_, index) => roots[index]!.bundled);
+    if (options.strict === true && firstBundled >= 0) candidates.splice(firstBundled, 0, builtIn);
+    else candidates.push(builtIn);
+  }
+  for (const candidate of candidates) {
     try {
-      const found = await describePlugin(directory, selected, root.bundled);
+      const found = await candidate();
       if (!found) continue;
-      const loaded = await loadFromDirectory(found);
+      const loaded = await loadFromDirectory(found, options);
+      if (!found.bundled && options.strict) {
+        const bundled = await describePlugin(join(allRoots[0]!.directory, selected), selected, true).catch(() => null);
+        if (bundled) loaded.warnings.push(`"${selected}" is also a bundled engine; testing the one in ${found.directory} (the bundled one is ${BUNDLED_PREFIX}${selected})`);
+      }
       const reported = engineNameOf(loaded.result.engine, found.entry);
       if (reported !== selected) loaded.warnings.push(`context engine "${selected}" reports the name ${JSON.stringify(reported)}; REG-5 wants them equal`);
       return { ...loaded.result, selected, warnings: [...warnings, ...(generalFailure ? [generalFailure] : []), ...loaded.warnings] };
@@ -77,6 +103,7 @@ export async function loadEngine(options: LoadEngineOptions): Promise<LoadedEngi
           version: null,
           source: "general",
           directory: null,
+          language: "typescript",
           warnings,
           createFresh: async () => cloneForAgent(candidate),
         };
@@ -95,7 +122,7 @@ async function fallBack(options: LoadEngineOptions, selected: string, cause: str
   if (selected === DEFAULT_ENGINE) throw new Error(`the built-in ${message}`);
   const builtIn = await describePlugin(join(pluginRoots(options)[0]!.directory, DEFAULT_ENGINE), DEFAULT_ENGINE, true);
   if (!builtIn) throw new Error(`${message}, and the built-in compressor is missing from this installation`);
-  const loaded = await loadFromDirectory(builtIn);
+  const loaded = await loadFromDirectory(builtIn, options);
   return {
     ...loaded.result,
     source: "fallback",
@@ -109,7 +136,33 @@ interface DirectoryLoad {
   warnings: string[];
 }
 
-async function loadFromDirectory(found: DiscoveredEngine): Promise<DirectoryLoad> {
+/**
+ * The roots to look in: bundled first for the host's own selection (REG-2); for the commands that
+ * test a named engine the user's roots first; `bundled:NAME` the bundled root alone.
+ */
+function orderRoots(roots: readonly PluginRoot[], bundledOnly: boolean, userFirst: boolean): PluginRoot[] {
+  if (bundledOnly) return roots.filter((root) => root.bundled);
+  if (!userFirst) return [...roots];
+  return [...roots.filter((root) => !root.bundled), ...roots.filter((root) => root.bundled)];
+}
+
+async function loadFromDirectory(found: DiscoveredEngine, options: LoadEngineOptions): Promise<DirectoryLoad> {
+  if (found.language === "python") {
+    const python = await loadPythonPlugin(found, {
+      ...(options.python !== undefined ? { python: options.python } : {}),
+      ...(options.hermesAgent !== undefined ? { hermesAgent: resolve(options.cwd, options.hermesAgent) } : {}),
+    });
+    const result = {
+      engine: python.engine,
+      name: found.name,
+      version: found.version,
+      source: "directory",
+      directory: found.directory,
+      language: "python",
+      createFresh: python.createFresh,
+    } satisfies DirectoryLoad["result"];
+    return { result, warnings: [] };
+  }
   const module = await importPluginModule(found.entry);
   const first = await instanceFromModule(module, found.entry);
   const result = {
@@ -118,6 +171,7 @@ async function loadFromDirectory(found: DiscoveredEngine): Promise<DirectoryLoad
     version: found.version,
     source: found.bundled ? "bundled" : "directory",
     directory: found.directory,
+    language: "typescript",
     // The module stays cached: a fresh instance costs one register() call or one constructor.
     createFresh: async () => (await instanceFromModule(module, found.entry)).engine,
   } satisfies DirectoryLoad["result"];

@@ -21,11 +21,17 @@ export interface DiscoveredEngine {
   version: string | null;
   description: string;
   directory: string;
-  /** The entry module (index.ts, index.js or index.mjs). */
+  /** The entry module (index.ts, index.js or index.mjs; __init__.py for a Python plugin). */
   entry: string;
   /** True for the engines shipped inside ctxbench itself. */
   bundled: boolean;
+  /** Decided from the entry module: TypeScript/JavaScript run in-process, Python behind the Hermes bridge. */
+  language: EngineLanguage;
+  /** How a Python plugin is loaded (default the directory path); see docs/engine-protocol.md. */
+  mode?: "directory" | "general" | "builtin-compressor";
 }
+
+export type EngineLanguage = "typescript" | "python";
 
 export interface DiscoverOptions {
   cwd: string;
@@ -33,6 +39,8 @@ export interface DiscoverOptions {
   pluginDirs?: string[];
   /** Replaces the bundled `engines/` root; for tests of the loader itself. */
   bundledRoot?: string;
+  /** A hermes-agent checkout (`--hermes-agent DIR`): its context-engine plugins and its built-in compressor become engines. */
+  hermesAgent?: string;
 }
 
 export interface LoadEngineOptions extends DiscoverOptions {
@@ -47,6 +55,13 @@ export interface LoadEngineOptions extends DiscoverOptions {
    * to the built-in compressor (REG-4). For commands that must test exactly the engine named.
    */
   strict?: boolean;
+  /** The Python interpreter for Python plugins (`--python PATH`; default python3 on PATH). */
+  python?: string;
+}
+
+/** What a fresh instance may be given: the run's sandbox, which becomes a Python engine's HERMES_HOME. */
+export interface FreshEngineOptions {
+  home?: string;
 }
 
 export type EngineSource = "bundled" | "directory" | "general" | "fallback";
@@ -61,6 +76,8 @@ export interface LoadedEngine {
   source: EngineSource;
   directory: string | null;
   warnings: string[];
+  /** Decided from the plugin's files; "typescript" for the built-in fallback. */
+  language: EngineLanguage;
   /** Another instance of the same engine, as a fresh load would give it, without re-reading any file. */
-  createFresh(): Promise<ContextEngine>;
+  createFresh(options?: FreshEngineOptions): Promise<ContextEngine>;
 }
