@@ -1,0 +1,90 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ctxbench as runCli, REPO } from "./support.ts";
+
+const PYTHON_PLUGINS = join(REPO, "test/fixtures/plugins/python");
+const FAULTS = join(REPO, "test/fixtures/plugins/python-faults");
+const HERMES_AGENT = join(REPO, "test/fixtures/hermes-agent");
+const work = mkdtempSync(join(tmpdir(), "ctxbench-e2e-python-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const ctxbench = (args: string[], timeoutMs = 180_000) => runCli(args, { cwd: work, timeoutMs });
+
+interface CertifyJson {
+  verdict: string;
+  checks: Array<{ id: string; outcome: string; message: string }>;
+}
+
+const oneLine = (stderr: string) => stderr.trim().split("\n");
+
+describe("Python plugins through the CLI (the Hermes bridge, python3 with the standard library)", () => {
+  it("a plugin laid out as the upstream guide shows is certified unmodified: certify --plugins DIR --engine NAME", async () => {
+    const before = readdirSync(join(PYTHON_PLUGINS, "recall")).sort();
+    const result = await ctxbench(["certify", "--plugins", PYTHON_PLUGINS, "--engine", "recall", "--format", "json"]);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as CertifyJson;
+    expect(report.verdict).toBe("certified");
+    expect(report.checks.filter((check) => !["pass", "skipped"].includes(check.outcome))).toEqual([]);
+    expect(readdirSync(join(PYTHON_PLUGINS, "recall")).sort(), "no __pycache__ or database left in the plugin").toEqual(before);
+  });
+
+  it("engines list shows the language, and --load imports the Python plugin", async () => {
+    const result = await ctxbench(["engines", "list", "--plugins", PYTHON_PLUGINS, "--json", "--load"]);
+    expect(result.code, result.stderr).toBe(0);
+    const { engines } = JSON.parse(result.stdout) as { engines: Array<{ name: string; language: string; load: { ok: boolean; engineName: string } }> };
+    expect(engines.find((engine) => engine.name === "recall")).toMatchObject({ language: "python", load: { ok: true, engineName: "recall" } });
+    expect(engines.find((engine) => engine.name === "compressor")).toMatchObject({ language: "typescript" });
+  });
+
+  it("--hermes-agent DIR: the checkout's built-in compressor wins over ours with a notice, stubbing only the LLM seam", async () => {
+    const result = await ctxbench(["certify", "--hermes-agent", HERMES_AGENT, "--engine", "compressor", "--checks", "ABC", "REG", "CMP-1", "--format", "json"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`"compressor" is also a bundled engine; testing the one in ${HERMES_AGENT} (the bundled one is bundled:compressor)`);
+    expect((JSON.parse(result.stdout) as CertifyJson).verdict).toBe("certified");
+  });
+
+  it("a missing interpreter is one line and exit 2", async () => {
+    const result = await ctxbench(["certify", "--plugins", PYTHON_PLUGINS, "--engine", "recall", "--python", join(work, "no-such-python")]);
+    expect(result.code).toBe(2);
+    expect(oneLine(result.stderr)).toEqual([`ctxbench: context engine "recall" failed to load: --python ${join(work, "no-such-python")}: no executable file there`]);
+  });
+});
+
+describe("misbehaving Python engines end certify with named outcomes or a one-line exit 2, never a hang", () => {
+  const certify = (engine: string) => ctxbench(["certify", "--plugins", FAULTS, "--engine", engine, "--checks", "CMP-1", "ABC-2", "--timeout", "4000", "--format", "json"], 120_000);
+
+  it("prints on stdout (print, os.write on fd 1, a forged protocol line): the channel and the report are untouched", async () => {
+    const result = await certify("prints");
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as CertifyJson;
+    expect(report.checks.map((check) => `${check.id}: ${check.outcome}`)).toEqual(["ABC-2/usage-echo: pass", "CMP-1/message-shape: pass"]);
+  });
+
+  it("hangs in compress: the runs reading it time out, the others pass, exit 1", async () => {
+    const result = await certify("hangs");
+    expect(result.code, result.stderr).toBe(1);
+    const outcomes = Object.fromEntries((JSON.parse(result.stdout) as CertifyJson).checks.map((check) => [check.id, check.outcome]));
+    expect(outcomes).toEqual({ "ABC-2/usage-echo": "pass", "CMP-1/message-shape": "timeout" });
+  });
+
+  it("exits the interpreter in a hook: the check reading it fails naming the exit", async () => {
+    const result = await certify("exits-in-hook");
+    expect(result.code, result.stderr).toBe(1);
+    const shape = (JSON.parse(result.stdout) as CertifyJson).checks.find((check) => check.id === "CMP-1/message-shape")!;
+    expect(shape.outcome).toBe("fail");
+    expect(shape.message).toContain("the engine's process exited with code 5");
+  });
+
+  it.each([
+    ["raises-on-import", /__init__\.py: failed to import: ImportError: raises-on-import: a dependency this plugin needs is missing$/],
+    ["exits-at-import", /exits-at-import: the engine's process exited with code 3$/],
+    ["slow-constructor", /slow-constructor: the engine's register\(ctx\) or constructor did not return within 8 s; its process was stopped$/],
+  ])("%s: exit 2 and one line", async (engine, message) => {
+    const result = await certify(engine);
+    expect(result.code, result.stderr).toBe(2);
+    expect(oneLine(result.stderr)).toHaveLength(1);
+    expect(result.stderr.trim()).toMatch(message);
+    expect(existsSync(join(FAULTS, engine, "__pycache__"))).toBe(false);
+  });
+});
