@@ -1,9 +1,16 @@
 import type { ContextEngine } from "../contract/context-engine.ts";
+import { disposeEngine } from "../contract/native.ts";
 import { discoverEngines } from "../plugins/discover.ts";
 import { loadEngine } from "../plugins/load.ts";
 import { readManifest } from "../plugins/manifest.ts";
 import type { BenchEngine } from "../bench/registry.ts";
 import type { CliIo } from "./io.ts";
+
+/** `--python` and `--hermes-agent`, for the commands that load Python plugins. */
+export interface PythonRuntimeOptions {
+  python?: string;
+  hermesAgent?: string;
+}
 
 /** The engines a benchmark or comparison runs: the ones named, else every bundled engine. */
 export async function benchEngineNames(io: CliIo, names: readonly string[] | undefined, pluginDirs: readonly string[]): Promise<string[]> {
@@ -17,13 +24,19 @@ export async function benchEngineNames(io: CliIo, names: readonly string[] | und
  * Suites construct many fresh instances synchronously, so the factory calls the engine's own
  * class with no arguments, as directory discovery instantiates it.
  */
-export async function loadBenchEngines(io: CliIo, names: readonly string[], pluginDirs: readonly string[]): Promise<BenchEngine[]> {
+export async function loadBenchEngines(io: CliIo, names: readonly string[], pluginDirs: readonly string[], runtime: PythonRuntimeOptions = {}): Promise<BenchEngine[]> {
   const engines: BenchEngine[] = [];
   for (const name of names) {
-    const loaded = await loadEngine({ cwd: io.cwd, name, pluginDirs: [...pluginDirs], strict: true });
+    const loaded = await loadEngine({ cwd: io.cwd, name, pluginDirs: [...pluginDirs], strict: true, ...runtime });
     for (const warning of loaded.warnings) io.stderr(`warning: ${warning}\n`);
-    const EngineClass = (loaded.engine as object).constructor as new () => ContextEngine;
     const searchTool = loaded.directory === null ? null : (await readManifest(loaded.directory)).searchTool;
+    if (loaded.language === "python") {
+      // Each instance is its own bridge process; the one made while loading is not needed.
+      await disposeEngine(loaded.engine);
+      engines.push({ name: loaded.name, version: loaded.version, create: () => loaded.createFresh(), searchTool });
+      continue;
+    }
+    const EngineClass = (loaded.engine as object).constructor as new () => ContextEngine;
     engines.push({ name: loaded.name, version: loaded.version, create: () => new EngineClass(), searchTool });
   }
   return engines;

@@ -18,6 +18,8 @@ interface CompareArgs {
   quiet: boolean;
   format: ReportFormat;
   out?: string | undefined;
+  python?: string | undefined;
+  "hermes-agent"?: string | undefined;
 }
 
 /** `ctxbench compare`: engines side by side, compliance matrix and performance tables. */
@@ -37,6 +39,8 @@ export function compareCommand(io: CliIo): CommandModule<object, any> {
         .option("quiet", { type: "boolean", default: false, describe: "No progress lines" })
         .option("format", { choices: REPORT_FORMATS, default: "terminal" as ReportFormat, describe: "What to print on stdout" })
         .option("out", { type: "string", describe: "Also write every report format (HTML with charts included) into this directory" })
+        .option("python", { type: "string", describe: "The Python interpreter for Python plugins (default python3 on PATH)" })
+        .option("hermes-agent", { type: "string", describe: "A hermes-agent checkout: its plugins and its built-in compressor become engines" })
         .example("$0 compare", "Every bundled engine: certification matrix and benchmarks")
         .example("$0 compare --plugins ./plugins --engine mine --engine compressor --out report", "Your engine beside the default, with an HTML report")
         .epilogue("Compare informs and never fails on a verdict: use `ctxbench certify` for the gate."),
@@ -54,6 +58,7 @@ export function compareCommand(io: CliIo): CommandModule<object, any> {
         quick: args.quick,
         out: args.out ?? null,
         progress: createProgress(io, { quiet: args.quiet }),
+        runtime: { ...(args.python !== undefined ? { python: args.python } : {}), ...(args["hermes-agent"] !== undefined ? { hermesAgent: args["hermes-agent"] } : {}) },
       });
       const color = args.format === "terminal" && io.isTty && io.env["NO_COLOR"] === undefined;
       io.stdout(reporters[args.format].render(result, { color, title: "ctxbench: engines compared" }));

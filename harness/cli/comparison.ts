@@ -5,7 +5,8 @@ import { availableSuites } from "../bench/registry.ts";
 import { runBenchPlan } from "../bench/run-bench.ts";
 import { collectRunInfo, writeAllReports, type ResultJson } from "../../reports/index.ts";
 import type { BenchSuiteName, Certification } from "../../reports/result.ts";
-import { benchEngineNames, loadBenchEngines } from "./bench-engines.ts";
+import { disposeEngine } from "../contract/native.ts";
+import { benchEngineNames, loadBenchEngines, type PythonRuntimeOptions } from "./bench-engines.ts";
 import type { CliIo } from "./io.ts";
 import type { Progress } from "./progress.ts";
 
@@ -21,6 +22,8 @@ export interface ComparisonPlan {
   /** Directory to write every report format into, or null. */
   out: string | null;
   progress: Progress;
+  /** `--python` and `--hermes-agent` for Python plugins. */
+  runtime?: PythonRuntimeOptions;
 }
 
 /** Certify and benchmark several engines into one result: the compliance matrix and the performance tables side by side. */
@@ -30,13 +33,14 @@ export async function runComparison(io: CliIo, plan: ComparisonPlan): Promise<Re
   if (plan.certify) {
     for (const [index, name] of names.entries()) {
       plan.progress.step(`certify ${index + 1}/${names.length}: ${name}`);
-      const loaded = await loadEngine({ cwd: io.cwd, name, pluginDirs: plan.pluginDirs, strict: true });
+      const loaded = await loadEngine({ cwd: io.cwd, name, pluginDirs: plan.pluginDirs, strict: true, ...plan.runtime });
       const run = await runCertification(loaded, { seed: plan.seed });
+      await disposeEngine(loaded.engine);
       for (const warning of [...loaded.warnings, ...run.warnings]) io.stderr(`warning: ${warning}\n`);
       certifications.push(run.certification);
     }
   }
-  const engines = await loadBenchEngines(io, names, plan.pluginDirs);
+  const engines = await loadBenchEngines(io, names, plan.pluginDirs, plan.runtime);
   const suites = plan.suites ?? availableSuites();
   const bench = await runBenchPlan({
     suites,

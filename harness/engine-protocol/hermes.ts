@@ -98,7 +98,7 @@ export class PythonEngineFactory {
       await this.#disposeFamily(family);
       throw error;
     }
-    Object.defineProperty(engine, DISPOSE, { value: () => this.#disposeFamily(family), configurable: true });
+    (engine as unknown as Record<symbol, unknown>)[DISPOSE] = () => this.#disposeFamily(family);
     return engine;
   }
 

@@ -58,7 +58,7 @@ interface CallHolder {
 /**
  * A ContextEngine whose every hook is answered by an engine behind the engine protocol. The host
  * drives it like any other: its budget fields mirror the remote engine's after every call (and a
- * host write such as `last_prompt_tokens = -1` is sent across), arguments the remote engine
+ * host write such as `last_prompt_tokens = -1` is sent across before the next call), arguments the remote engine
  * changed in place are changed the same way here, an answer that was the very input object is that
  * object, and a remote engine that does not override `select_context` or `on_turn_complete` gets a
  * class where those are the base class's own defaults — the host's identity check skips them, with
@@ -67,7 +67,8 @@ interface CallHolder {
 export class RemoteEngine extends ContextEngine {
   readonly #family: EngineFamily;
   readonly #description: EngineDescription;
-  readonly #mirror: Record<string, unknown>;
+  /** The mirrored fields' values as last exchanged with the engine side; a field that differs was written by the host. */
+  readonly #synced: Record<string, unknown> = {};
   #attrs: Record<string, unknown>;
   #attrTypes: Record<string, string>;
   #released = false;
@@ -79,16 +80,8 @@ export class RemoteEngine extends ContextEngine {
     this.#description = description;
     this.#attrs = { ...description.attrs };
     this.#attrTypes = { ...description.attrTypes };
-    this.#mirror = {};
-    for (const field of MIRRORED_FIELDS) {
-      this.#mirror[field] = description.attrs[field];
-      Object.defineProperty(this, field, {
-        configurable: true,
-        enumerable: true,
-        get: () => this.#mirror[field],
-        set: (value: unknown) => this.#write(field, value),
-      });
-    }
+    // Plain data properties (the host reads them on every request); writes are sent before the next call.
+    this.#refresh(description.attrs, description.attrTypes);
     Object.defineProperty(this, NATIVE_FACTS, { value: this.#facts(), enumerable: false });
     // Letting go of an instance releases it; the factory that started a family replaces this to end the family.
     Object.defineProperty(this, DISPOSE, { value: () => this.release(), enumerable: false, configurable: true, writable: true });
@@ -198,6 +191,7 @@ export class RemoteEngine extends ContextEngine {
     };
     const message: Record<string, unknown> = { handle: this.handle, hook, params };
     if (context !== undefined) message["context"] = context;
+    this.#sendWrites();
     const answer = this.#family
       .request("hook", message, undefined, hook, (id) => {
         requestId = id;
@@ -221,6 +215,7 @@ export class RemoteEngine extends ContextEngine {
     const bindings: Bindings = {};
     args.forEach((value, index) => (bindings[String(index)] = value));
     for (const [key, value] of Object.entries(kwargs)) bindings[`kw:${key}`] = value;
+    this.#sendWrites();
     const answer = this.#family.request("invoke", { handle: this.handle, method, args, kwargs }, undefined, method).then(
       (result) => this.#settle(method, result as CallResult, bindings, holder),
       (error: unknown) => {
@@ -266,6 +261,11 @@ export class RemoteEngine extends ContextEngine {
     return new RemoteEngineError(data.type, data.message, data.traceback);
   }
 
+  /** Send the host's writes to mirrored fields now (before a request that is not a hook call). */
+  syncWrites(): void {
+    this.#sendWrites();
+  }
+
   /** Take the engine side's latest attribute snapshot (a call answer carries one; so does a fired host hook). */
   refreshAttributes(attrs: Record<string, unknown> | undefined, types: Record<string, string> | undefined): void {
     this.#refresh(attrs, types);
@@ -274,15 +274,25 @@ export class RemoteEngine extends ContextEngine {
   #refresh(attrs: Record<string, unknown> | undefined, types: Record<string, string> | undefined): void {
     if (attrs) {
       this.#attrs = attrs;
-      for (const field of MIRRORED_FIELDS) this.#mirror[field] = attrs[field];
+      const fields = this as unknown as Record<MirroredField, unknown>;
+      for (const field of MIRRORED_FIELDS) {
+        fields[field] = attrs[field];
+        this.#synced[field] = attrs[field];
+      }
     }
     if (types) this.#attrTypes = types;
   }
 
-  #write(field: MirroredField, value: unknown): void {
-    this.#mirror[field] = value;
-    this.#attrs = { ...this.#attrs, [field]: value };
-    this.#family.notify("setattr", { handle: this.handle, name: field, value });
+  /** The host's writes to mirrored fields since the last exchange (`last_prompt_tokens = -1` after a commit), sent before the next call. */
+  #sendWrites(): void {
+    const fields = this as unknown as Record<MirroredField, unknown>;
+    for (const field of MIRRORED_FIELDS) {
+      const value = fields[field];
+      if (Object.is(value, this.#synced[field])) continue;
+      this.#synced[field] = value;
+      this.#attrs = { ...this.#attrs, [field]: value };
+      this.#family.notify("setattr", { handle: this.handle, name: field, value });
+    }
   }
 
   #facts(): NativeEngineFacts {
@@ -308,7 +318,10 @@ export class RemoteEngine extends ContextEngine {
       attrs: () => ({ ...this.#attrs }),
       attrTypes: () => ({ ...this.#attrTypes }),
       invoke: (method, args, kwargs) => this.invoke(method, args, kwargs),
-      getAttr: async (name) => decodeValue("getattr", (await family.request("getattr", { handle: this.handle, name })) as CallResult),
+      getAttr: async (name) => {
+        this.#sendWrites();
+        return decodeValue("getattr", (await family.request("getattr", { handle: this.handle, name })) as CallResult);
+      },
     };
   }
 }
@@ -367,6 +380,7 @@ async function firePostLlmCall(engine: RemoteEngine, messages: Message[], usage:
     conversation_id: null,
   };
   const context = ambientOf(engine.family);
+  engine.syncWrites();
   const fired = (await engine.family.request("fire", { event: "post_llm_call", kwargs, handle: engine.handle, ...(context !== undefined ? { context } : {}) }, undefined, "post_llm_call hook")) as {
     attrs?: Record<string, unknown>;
     attrTypes?: Record<string, string>;

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ContextEngine } from "../../contract/context-engine.ts";
+import { disposeEngine } from "../../contract/native.ts";
 import { playScenario } from "../../host/play.ts";
 import type { Trace } from "../../trace/events.ts";
 import type { Scenario } from "../../../scenarios/index.ts";
@@ -44,7 +45,7 @@ export async function runCacheBench(options: CacheBenchOptions): Promise<CacheSu
   for (const spec of options.engines) {
     const tallies: CacheTally[] = [];
     for (const scenario of scenarios) {
-      const trace = await playFresh(scenario, spec.create());
+      const trace = await playFresh(scenario, await spec.create());
       const tally = tallyCache(trace);
       if (!trace.some((event) => event.type === "compaction" && event.outcome === "committed"))
         warnings.push(`${spec.name} committed no compaction in "${scenario.name}": its cache figures there measure selection only`);
@@ -93,12 +94,14 @@ async function playFresh(scenario: Scenario, engine: ContextEngine): Promise<Tra
     const { trace } = await playScenario(scenario, engine, { home });
     return trace;
   } finally {
-    closeEngine(engine);
+    await closeEngine(engine);
     rmSync(home, { recursive: true, force: true });
   }
 }
 
-export function closeEngine(engine: ContextEngine): void {
+/** Close an engine's store if it has a close(), and let go of it (a Python engine's process ends). */
+export async function closeEngine(engine: ContextEngine): Promise<void> {
   const close = (engine as unknown as { close?: unknown }).close;
   if (typeof close === "function") (close as () => void).call(engine);
+  await disposeEngine(engine);
 }

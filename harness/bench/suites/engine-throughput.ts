@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sampleTranscript, type IdStyle } from "../../../engines/shared/sample-transcript.ts";
+import type { ContextEngine } from "../../contract/context-engine.ts";
 import { estimateTokensRough } from "../../contract/tokens.ts";
+import { disposeEngine } from "../../contract/native.ts";
 import type { Message } from "../../contract/types.ts";
 import type { NoiseProbe } from "../noise.ts";
 import { fittedExponent, summarize, type SampleSummary } from "../stats.ts";
@@ -157,8 +159,16 @@ async function passOnce(
   home: string,
 ): Promise<{ ms: number; cpuMs: number; output: Message[] }> {
   mkdirSync(home, { recursive: true });
-  const engine = spec.create();
-  engine.update_model({ model: "bench", context_length: contextLength });
+  const engine = await spec.create();
+  try {
+    return await timedPass(engine, transcript, contextLength, home);
+  } finally {
+    await disposeEngine(engine);
+  }
+}
+
+async function timedPass(engine: ContextEngine, transcript: readonly Message[], contextLength: number, home: string): Promise<{ ms: number; cpuMs: number; output: Message[] }> {
+  await engine.update_model({ model: "bench", context_length: contextLength });
   const sessionId = "throughput";
   await engine.on_session_start(sessionId, { home, context_length: contextLength, model: "bench" });
   const input = structuredClone(transcript) as Message[];

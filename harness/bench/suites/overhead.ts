@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ContextEngine, overridesHook } from "../../contract/context-engine.ts";
+import { disposeEngine } from "../../contract/native.ts";
 import type { Message, Usage } from "../../contract/types.ts";
 import { assembleRequest, type AssembledRequest } from "../../host/assemble.ts";
 import { cloneMessage, cloneMessages } from "../../host/clone.ts";
@@ -98,7 +99,7 @@ function assembleSync(transcript: readonly Message[], engine: ContextEngine | nu
 }
 
 async function prepare(engine: ContextEngine, home: string): Promise<ContextEngine> {
-  engine.update_model({ model: "sim/bench", context_length: 200_000 });
+  await engine.update_model({ model: "sim/bench", context_length: 200_000 });
   await engine.on_session_start("bench", { home, platform: "bench", model: "sim/bench", context_length: 200_000 });
   return engine;
 }
@@ -116,6 +117,7 @@ export async function runOverheadBench(options: OverheadBenchOptions = {}): Prom
   const wire = assembleSync(transcript, null, incomingIndex).messages;
   const home = mkdtempSync(join(tmpdir(), "ctxbench-overhead-"));
   const warnings: string[] = [];
+  const made: ContextEngine[] = [];
   try {
     const contenders: Array<{ variant: string; engine: ContextEngine | null }> = [
       { variant: "no-engine", engine: null },
@@ -123,7 +125,8 @@ export async function runOverheadBench(options: OverheadBenchOptions = {}): Prom
       { variant: "select-null", engine: await prepare(new SelectNullEngine(), home) },
     ];
     for (const entry of options.engines ?? []) {
-      const engine = await prepare(entry.create(), home);
+      const engine = await prepare(await entry.create(), home);
+      made.push(engine);
       try {
         assembleSync(transcript, engine, incomingIndex);
         contenders.push({ variant: `engine:${entry.name}`, engine });
@@ -217,6 +220,7 @@ export async function runOverheadBench(options: OverheadBenchOptions = {}): Prom
       variants: rows,
     };
   } finally {
+    await Promise.all(made.map((engine) => disposeEngine(engine)));
     rmSync(home, { recursive: true, force: true });
   }
 }

@@ -37,7 +37,7 @@ export async function runQualityBench(options: QualityBenchOptions): Promise<Qua
 
 async function measureEngine(spec: BenchEngine, scenario: Scenario, target: number, warnings: string[]): Promise<QualityEngineResult> {
   const home = mkdtempSync(join(tmpdir(), "ctxbench-quality-"));
-  const engine = spec.create();
+  const engine = await spec.create();
   try {
     const { trace, histories } = await playScenario(scenario, engine, { home });
     const compactions = trace.filter((event) => event.type === "compaction" && event.outcome === "committed").length;
@@ -45,7 +45,7 @@ async function measureEngine(spec: BenchEngine, scenario: Scenario, target: numb
     // playScenario has already ended every session (on_session_end). The tools are asked now, on
     // the same instance and before it is closed: an engine's store outlives the session boundary
     // (upstream agents call these tools in later sessions), and the bundled lcm engine answers here.
-    const choice = chooseSearchTool(engine.get_tool_schemas(), spec.searchTool ?? null);
+    const choice = chooseSearchTool(await engine.get_tool_schemas(), spec.searchTool ?? null);
     const recallViaTools = choice.tool === null ? null : await recallThroughTool(spec.name, engine, choice.tool, scenario.canaries, histories, warnings);
     return {
       engine: spec.name,
@@ -57,7 +57,7 @@ async function measureEngine(spec: BenchEngine, scenario: Scenario, target: numb
       compactions,
     };
   } finally {
-    closeEngine(engine);
+    await closeEngine(engine);
     rmSync(home, { recursive: true, force: true });
   }
 }

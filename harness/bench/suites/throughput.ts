@@ -5,6 +5,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { ContextEngine } from "../../contract/context-engine.ts";
 import { estimateTokensRough } from "../../contract/tokens.ts";
+import { disposeEngine } from "../../contract/native.ts";
 import type { Message } from "../../contract/types.ts";
 import { cloneMessages } from "../../host/clone.ts";
 import { judgeOutput } from "../../host/compaction.ts";
@@ -18,7 +19,7 @@ import { fittedExponentWithInterval, medianWithInterval } from "../stats.ts";
 import { DEFAULT_SIZES, runThroughputBench } from "./engine-throughput.ts";
 
 export interface ThroughputSuiteOptions {
-  engines: Array<{ name: string; create(): ContextEngine }>;
+  engines: Array<{ name: string; create(): ContextEngine | Promise<ContextEngine> }>;
   sizes?: number[];
   seed?: number;
 }
@@ -51,7 +52,8 @@ export async function runThroughputSuite(options: ThroughputSuiteOptions): Promi
       const measured = raw.engines.find((e) => e.engine === spec.name)!;
       const points = [];
       for (const [index, size] of sizes.entries()) {
-        const heap = await heapOfOnePass(spec.create(), transcripts.get(size)!, join(scratch, `${spec.name}-${size}`));
+        const engine = await spec.create();
+        const heap = await heapOfOnePass(engine, transcripts.get(size)!, join(scratch, `${spec.name}-${size}`)).finally(() => disposeEngine(engine));
         const c = measured.cases[index]!;
         points.push({
           messages: c.messages,
@@ -126,7 +128,7 @@ function collectGarbage(): void {
  * before it, a lower bound of the pass's peak (a collection during the pass can only lower it).
  */
 async function heapOfOnePass(engine: ContextEngine, transcript: readonly Message[], home: string): Promise<number> {
-  engine.update_model({ model: "bench", context_length: CONTEXT_LENGTH });
+  await engine.update_model({ model: "bench", context_length: CONTEXT_LENGTH });
   await engine.on_session_start("throughput", { home, context_length: CONTEXT_LENGTH, model: "bench" });
   const input = cloneMessages(transcript);
   collectGarbage();
