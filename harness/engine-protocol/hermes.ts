@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { DISPOSE } from "../contract/native.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -114,6 +114,7 @@ export class PythonEngineFactory {
     const interpreter = findPython(this.options.python, this.options.env ?? process.env);
     const own = options.home === undefined ? makeSandbox(this.options.sandboxRoot ?? tmpdir()) : null;
     const home = options.home ?? own!;
+    mkdirSync(home, { recursive: true });
     const familyOptions: FamilyOptions = {
       command: interpreter.executable,
       args: ["-I", "-B", HERMES_BRIDGE],

@@ -1,11 +1,13 @@
-// Prints the wall time of a full certification per engine: npx tsx harness/bench/suites/certify-time.run.ts [--json] [--runs N] [engine …]
+// Prints the wall time of a full certification per engine: npx tsx harness/bench/suites/certify-time.run.ts [--json] [--runs N] [--plugins DIR] [engine …]
 import { runCertifyTimeBench } from "./certify-time.ts";
 
 const args = process.argv.slice(2);
-const runsAt = args.indexOf("--runs");
-const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 2;
-const engines = args.filter((arg, index) => !arg.startsWith("--") && (runsAt < 0 || index !== runsAt + 1));
-const result = await runCertifyTimeBench({ runs, ...(engines.length > 0 ? { engines } : {}) });
+const valueOf = (flag: string) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
+const runs = Number(valueOf("--runs") ?? 2);
+const plugins = valueOf("--plugins");
+const values = new Set([valueOf("--runs"), plugins].filter((value) => value !== undefined));
+const engines = args.filter((arg) => !arg.startsWith("--") && !values.has(arg));
+const result = await runCertifyTimeBench({ runs, ...(engines.length > 0 ? { engines } : {}), ...(plugins !== undefined ? { pluginDirs: [plugins] } : {}) });
 if (args.includes("--json")) {
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 } else {

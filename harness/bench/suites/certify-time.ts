@@ -2,6 +2,7 @@ import { cpuUsage } from "node:process";
 import { CHECKS } from "../../conformance/checks/index.ts";
 import { runChecks } from "../../conformance/runner.ts";
 import { playScenario } from "../../host/play.ts";
+import { disposeEngine } from "../../contract/native.ts";
 import { loadEngine } from "../../plugins/load.ts";
 import { buildScenario } from "../../../scenarios/catalogue/index.ts";
 import { summarize, type SampleSummary } from "../stats.ts";
@@ -34,6 +35,8 @@ export interface CertifyTimeOptions {
   runs?: number;
   seed?: number;
   cwd?: string;
+  /** Plugin directories to find the engines in (`--plugins`): a Python plugin is timed through the Hermes bridge. */
+  pluginDirs?: string[];
 }
 
 /** Times full certifications (every check, scenarios through the reference host) of each engine. */
@@ -48,12 +51,13 @@ export async function runCertifyTimeBench(options: CertifyTimeOptions = {}): Pro
     for (let run = 0; run < runs; run++) {
       const cpuBefore = cpuUsage();
       const started = performance.now();
-      const loaded = await loadEngine({ name, cwd, strict: true });
+      const loaded = await loadEngine({ name, cwd, strict: true, ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}) });
       const results = await runChecks({ name: loaded.name, version: loaded.version, selectedName: loaded.selected, createFresh: loaded.createFresh }, CHECKS, {
         seed: options.seed ?? 1,
         scenarios: { build: buildScenario, play: (scenario, engine, play) => playScenario(scenario, engine, play) },
       });
       walls.push(performance.now() - started);
+      await disposeEngine(loaded.engine);
       if (run === 0) {
         const cpu = cpuUsage(cpuBefore);
         coldCpuMs = (cpu.user + cpu.system) / 1000;

@@ -6,6 +6,7 @@ signature accepts, `on_session_start` gets `hermes_home`, `update_model` gets al
 Around the call it records identity (`result is messages`) and in-place mutation of arguments."""
 
 import json
+import marshal
 
 from . import facts, wire
 
@@ -84,28 +85,55 @@ def translate(hook, value):
 
 
 class Watch:
-    """Arguments as they were before the call, to tell afterwards which ones the engine changed."""
+    """Arguments as they were before the call, to tell afterwards which ones the engine changed.
+
+    The snapshot is `marshal` bytes (C speed, ten times json's): equal bytes after the call mean
+    unchanged; different bytes are confirmed by comparing the unmarshalled original with the
+    argument (marshal also records how often an object is referenced, so a reference the engine
+    kept changes the bytes, not the value)."""
 
     def __init__(self, params, names):
         self._before = {}
         for name in names:
             value = params.get(name)
             if isinstance(value, (list, dict)):
-                self._before[name] = (value, wire.dumps(value))
+                try:
+                    self._before[name] = (value, marshal.dumps(value), None)
+                except ValueError:  # something marshal cannot write: fall back to JSON text
+                    self._before[name] = (value, None, wire.dumps(value))
 
     def same_as(self, value):
-        for name, (original, _text) in self._before.items():
+        for name, (original, _bytes, _text) in self._before.items():
             if value is original:
                 return name
         return None
 
     def mutations(self):
         changed = []
-        for name, (original, text) in self._before.items():
-            now = wire.dumps(original)
-            if now != text:
-                changed.append({"param": name, "value": original, "paths": facts.changed_paths(json.loads(text), json.loads(now))})
+        for name, (original, before_bytes, before_text) in self._before.items():
+            if before_bytes is not None:
+                try:
+                    if marshal.dumps(original) == before_bytes:
+                        continue
+                except ValueError:
+                    pass
+                before = marshal.loads(before_bytes)
+                if _same(before, original):
+                    continue
+            else:
+                if wire.dumps(original) == before_text:
+                    continue
+                before = json.loads(before_text)
+            after = json.loads(wire.dumps(original))
+            changed.append({"param": name, "value": after, "paths": facts.changed_paths(before, after)})
         return changed
+
+
+def _same(before, after):
+    try:
+        return before == after
+    except Exception:
+        return False
 
 
 def prepare(engine, hook, params):

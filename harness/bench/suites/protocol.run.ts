@@ -1,0 +1,16 @@
+// The engine protocol's cost with a Python engine: npx tsx harness/bench/suites/protocol.run.ts [--json] [--python PATH]
+import { runProtocolBench } from "./protocol.ts";
+
+const args = process.argv.slice(2);
+const pythonAt = args.indexOf("--python");
+const result = await runProtocolBench(pythonAt >= 0 ? { python: args[pythonAt + 1]! } : {});
+if (args.includes("--json")) {
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+} else {
+  const range = (e: { value: number; low: number; high: number }, digits: number, unit: string) => `${e.value.toFixed(digits)}${unit} (${e.low.toFixed(digits)}–${e.high.toFixed(digits)})`;
+  process.stdout.write(`engine protocol, Python ${result.python}\n`);
+  process.stdout.write(`  no-op hook round trip:            ${range(result.noopRoundTripUs, 1, " µs")}\n`);
+  process.stdout.write(`  ${result.messages}-message select_context:      ${range(result.selectRoundTripMs, 2, " ms")}\n`);
+  process.stdout.write(`  assembly, inheriting Python engine ÷ none: ${range(result.inheritingAssemblyRatio, 3, "×")}; requests byte-identical: ${result.requestsByteIdentical}\n`);
+  for (const goal of result.goals) process.stdout.write(`  goal ${goal.id}: ${goal.status}${"reason" in goal && goal.reason ? ` (${goal.reason})` : ""}\n`);
+}

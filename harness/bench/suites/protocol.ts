@@ -1,0 +1,175 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { disposeEngine } from "../../contract/native.ts";
+import type { Message } from "../../contract/types.ts";
+import { PythonEngineFactory } from "../../engine-protocol/hermes.ts";
+import { findPython } from "../../engine-protocol/python.ts";
+import type { RemoteEngine } from "../../engine-protocol/remote-engine.ts";
+import { assembleRequest } from "../../host/assemble.ts";
+import { cloneMessage, cloneMessages } from "../../host/clone.ts";
+import { judgeGoal, type Goal } from "../goals.ts";
+import { measureInterleaved, type InterleaveOptions } from "../interleave.ts";
+import { noiseOf } from "../noise.ts";
+import { noiseReason } from "../reliability.ts";
+import { compareInterleaved, medianWithInterval, type Estimate } from "../stats.ts";
+import { overheadTranscript } from "./overhead.ts";
+
+/** Goals from issue 14: what a call across the engine protocol may cost. */
+export const PROTOCOL_GOALS = {
+  noopRoundTripUs: 100,
+  select500RoundTripMs: 2,
+  inheritingAssemblyRatio: 1.01,
+} as const;
+
+export interface ProtocolBenchOptions {
+  /** Messages of the select_context request (default 500). */
+  messages?: number;
+  /** Timed samples per figure (default 30), each `batch` calls long. */
+  samples?: number;
+  seed?: number;
+  python?: string;
+  measure?: InterleaveOptions;
+}
+
+export interface ProtocolBenchResult {
+  suite: "protocol";
+  python: string;
+  /** One no-op hook call, host → Python → host, in µs. */
+  noopRoundTripUs: Estimate;
+  /** One select_context of `messages` messages (request, conversation copies, incoming) answered with None, in ms. */
+  selectRoundTripMs: Estimate;
+  messages: number;
+  /** Whole request assembly with a Python engine that inherits select_context, over no engine (interleaved). */
+  inheritingAssemblyRatio: Estimate;
+  requestsByteIdentical: boolean;
+  goals: Goal[];
+  durationMs: number;
+}
+
+/** Two tiny Python plugins: one inherits every optional hook, one answers select_context with None. */
+function writePlugins(root: string): { inheriting: string; selecting: string } {
+  const engine = (name: string, extra: string) => `from agent.context_engine import ContextEngine
+
+
+class Engine(ContextEngine):
+    @property
+    def name(self):
+        return "${name}"
+
+    def update_from_response(self, usage):
+        self.last_prompt_tokens = usage.get("prompt_tokens", 0)
+
+    def should_compress(self, prompt_tokens=None):
+        return False
+
+    def compress(self, messages, current_tokens=None, focus_topic=None):
+        return messages
+${extra}
+
+def register(ctx):
+    ctx.register_context_engine(Engine())
+`;
+  const write = (name: string, extra: string) => {
+    const directory = join(root, name);
+    mkdirSync(directory, { recursive: true });
+    writeFileSync(join(directory, "__init__.py"), engine(name, extra));
+    return directory;
+  };
+  return {
+    inheriting: write("inheriting", ""),
+    selecting: write("selecting", "\n    def select_context(self, request_messages, *, conversation_messages=None, incoming_message=None, budget_tokens=0):\n        return None\n"),
+  };
+}
+
+/** Per-call time of `call`, sequentially awaited, in `samples` samples of `batch` calls (after a warm-up). */
+async function timeCalls(call: () => Promise<unknown>, samples: number, batch: number): Promise<number[]> {
+  for (let i = 0; i < Math.max(10, batch); i++) await call();
+  const perCall: number[] = [];
+  for (let sample = 0; sample < samples; sample++) {
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < batch; i++) await call();
+    perCall.push(Number(process.hrtime.bigint() - started) / batch);
+  }
+  return perCall;
+}
+
+/**
+ * What the engine protocol costs the host with a Python engine: the round trip of a no-op hook,
+ * of a 500-message select_context, and whole request assembly with a Python engine that inherits
+ * select_context against no engine (the identity check must spare it every round trip).
+ */
+export async function runProtocolBench(options: ProtocolBenchOptions = {}): Promise<ProtocolBenchResult> {
+  const started = performance.now();
+  const samples = options.samples ?? 30;
+  const count = options.messages ?? 500;
+  const python = findPython(options.python);
+  const root = mkdtempSync(join(tmpdir(), "ctxbench-protocol-"));
+  const engines: RemoteEngine[] = [];
+  try {
+    const plugins = writePlugins(root);
+    const make = async (directory: string, selection: string) => {
+      const factory = new PythonEngineFactory({ directory, selection, mode: "directory" }, { ...(options.python !== undefined ? { python: options.python } : {}) });
+      const engine = await factory.createFresh({ home: join(root, `${selection}-home`) });
+      engines.push(engine);
+      await engine.update_model({ model: "sim/bench", context_length: 200_000 });
+      return engine;
+    };
+    const inheriting = await make(plugins.inheriting, "inheriting");
+    const selecting = await make(plugins.selecting, "selecting");
+
+    const noop = await timeCalls(() => inheriting.should_compress(1) as unknown as Promise<unknown>, samples, 200);
+
+    const transcript: Message[] = overheadTranscript(count, options.seed ?? 1);
+    const incomingIndex = transcript.findLastIndex((message) => message.role === "user");
+    const wire = transcript.map((message) => ({ ...message }));
+    const selectOptions = { conversation_messages: cloneMessages(transcript), incoming_message: cloneMessage(transcript[incomingIndex]!), budget_tokens: 200_000 };
+    const select = await timeCalls(() => selecting.select_context!(wire, selectOptions) as Promise<unknown>, samples, 10);
+
+    const assemble = (engine: RemoteEngine | null) => {
+      const request = assembleRequest(transcript, engine, { session: "bench", incomingIndex });
+      if (request instanceof Promise) throw new Error("assembly with an inheriting engine went asynchronous: the identity check made a round trip");
+      return request;
+    };
+    const requestsByteIdentical = JSON.stringify(assemble(null).messages) === JSON.stringify(assemble(inheriting).messages);
+    let sink = 0;
+    const run = await measureInterleaved(
+      [
+        { name: "no-engine", run: (n) => { for (let i = 0; i < n; i++) sink += assemble(null).messages.length; } },
+        { name: "python-inheriting", run: (n) => { for (let i = 0; i < n; i++) sink += assemble(inheriting).messages.length; } },
+      ],
+      options.measure ?? {},
+    );
+    if (sink < 0) throw new Error("unreachable");
+    const [none, remote] = run.variants as [NonNullable<(typeof run.variants)[0]>, NonNullable<(typeof run.variants)[0]>];
+    const ratio = compareInterleaved({ samples: remote.samplesNs, perRound: remote.perRound }, { samples: none.samplesNs, perRound: none.perRound }).ratio;
+    const noise = noiseOf(run.calibration.perRound.map((round) => medianWithInterval(round).value));
+
+    const noopRoundTripUs = scaled(medianWithInterval(noop), 1e-3);
+    const selectRoundTripMs = scaled(medianWithInterval(select), 1e-6);
+    const unreliable = noiseReason(noise);
+    const goals = [
+      judgeGoal({ id: "protocol-noop-round-trip", engine: null, description: "a no-op hook's round trip to a Python engine", limit: PROTOCOL_GOALS.noopRoundTripUs, unit: "µs" }, noopRoundTripUs),
+      judgeGoal({ id: "protocol-select-500", engine: null, description: `a ${count}-message select_context round trip to a Python engine`, limit: PROTOCOL_GOALS.select500RoundTripMs, unit: "ms" }, selectRoundTripMs),
+      judgeGoal({ id: "protocol-inheriting-assembly", engine: null, description: "request assembly with a Python engine inheriting select_context ÷ no engine", limit: PROTOCOL_GOALS.inheritingAssemblyRatio, unit: "×" }, ratio, unreliable),
+    ];
+    return {
+      suite: "protocol",
+      python: `${python.version} (${python.executable})`,
+      noopRoundTripUs,
+      selectRoundTripMs,
+      messages: transcript.length,
+      inheritingAssemblyRatio: ratio,
+      requestsByteIdentical,
+      goals,
+      durationMs: performance.now() - started,
+    };
+  } finally {
+    await Promise.all(engines.map((engine) => disposeEngine(engine)));
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function scaled(estimate: Estimate, factor: number): Estimate {
+  return { value: estimate.value * factor, low: estimate.low * factor, high: estimate.high * factor };
+}
