@@ -1,4 +1,5 @@
-import { mkdtempSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -16,5 +17,15 @@ describe("collectRunInfo", () => {
 
   it("gives null for the git sha outside a checkout", () => {
     expect(gitSha(mkdtempSync(join(tmpdir(), "ctxbench-nogit-")))).toBeNull();
+  });
+
+  it("gives the sha of a checkout's top level, and null inside it: an installed ctxbench is not its user's checkout", () => {
+    const repo = mkdtempSync(join(tmpdir(), "ctxbench-git-"));
+    const git = (...args: string[]) => execFileSync("git", ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", ...args], { encoding: "utf8" }).trim();
+    git("init", "-q");
+    git("commit", "-q", "--allow-empty", "-m", "x");
+    mkdirSync(join(repo, "node_modules/ctxbench"), { recursive: true });
+    expect(gitSha(repo)).toBe(git("rev-parse", "HEAD"));
+    expect(gitSha(join(repo, "node_modules/ctxbench"))).toBeNull();
   });
 });

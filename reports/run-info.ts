@@ -1,16 +1,19 @@
 /** The machine and the run a result describes (the effectful half: reads os, process and git). */
 import { execFileSync } from "node:child_process";
-import { createRequire } from "node:module";
+import { realpathSync } from "node:fs";
 import { arch, cpus, platform, release } from "node:os";
+import { PACKAGE_JSON, PACKAGE_ROOT } from "../harness/util/package-root.ts";
 import type { NamedVersion, RunInfo } from "./result.ts";
 
-const packageJson = createRequire(import.meta.url)("../package.json") as { name: string; version: string };
-
-/** HEAD of the git checkout at `cwd`, or null outside one (or without git). */
+/**
+ * HEAD of the git checkout whose top level is `cwd`, or null otherwise (or without git). An
+ * installed ctxbench sits inside its user's checkout, whose commit is not ctxbench's.
+ */
 export function gitSha(cwd: string): string | null {
   try {
-    const sha = execFileSync("git", ["rev-parse", "HEAD"], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-    return /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
+    const [top, sha] = execFileSync("git", ["rev-parse", "--show-toplevel", "HEAD"], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim().split("\n");
+    if (top === undefined || realpathSync(top) !== realpathSync(cwd)) return null;
+    return sha !== undefined && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
   } catch {
     return null;
   }
@@ -28,12 +31,12 @@ export interface RunInfoInput {
 export function collectRunInfo(input: RunInfoInput): RunInfo {
   const processors = cpus();
   return {
-    tool: { name: packageJson.name, version: packageJson.version },
+    tool: { name: PACKAGE_JSON.name, version: PACKAGE_JSON.version },
     node: process.version,
     os: `${platform()} ${release()} ${arch()}`,
     cpu: processors[0]?.model.trim() || "unknown",
     cores: Math.max(1, processors.length),
-    gitSha: gitSha(input.cwd ?? new URL("..", import.meta.url).pathname),
+    gitSha: gitSha(input.cwd ?? PACKAGE_ROOT),
     seed: input.seed,
     command: input.command,
     engines: input.engines,

@@ -1,17 +1,15 @@
 import yargs, { type CommandModule } from "yargs";
-import { createRequire } from "node:module";
 import { commandFactories } from "./commands.ts";
 import { CtxbenchError } from "../util/errors.ts";
 import { processIo, type CliIo } from "./io.ts";
-
-const version = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
+import { PACKAGE_JSON } from "../util/package-root.ts";
 
 /** Parse and run one command line; returns the exit code. The one top-level error handler. */
 export async function runCli(argv: string[], io: CliIo = processIo()): Promise<number> {
   let exitCode = 0;
   const parser = yargs(argv)
     .scriptName("ctxbench")
-    .version(version)
+    .version(PACKAGE_JSON.version)
     .strict()
     .demandCommand(1, "Name a command; see --help.")
     .recommendCommands()
