@@ -69,7 +69,6 @@ describe("ctxbench engines list", () => {
     ["a --plugins directory that does not exist", {}, ["--plugins", "absent"], /absent: plugin directory does not exist/],
     ["a malformed plugin.yaml", { "p/x/plugin.yaml": "name: [\n", "p/x/index.js": "" }, ["--plugins", "p"], /p\/x\/plugin\.yaml: malformed YAML/],
     ["a manifest without name", { "p/x/plugin.yaml": "version: 1\n", "p/x/index.js": "" }, ["--plugins", "p"], /p\/x\/plugin\.yaml: missing "name"/],
-    ["a plugin without entry module", { "p/x/plugin.yaml": "name: x\n" }, ["--plugins", "p"], /p\/x: no entry module/],
   ];
   for (const [label, files, args, message] of badInputs) {
     it(`exits 2 with one line naming the problem for ${label}`, async () => {
@@ -82,6 +81,20 @@ describe("ctxbench engines list", () => {
     });
   }
 
+  it("lists every other engine beside a plugin without an entry module, then exits 2 with one line naming it", async () => {
+    const cwd = await scratch({ "p/x/plugin.yaml": "name: x\n", "p/y/plugin.yaml": "name: y\n", "p/y/index.cts": "" });
+    const io = memoryIo(cwd);
+    expect(await runCli(["engines", "list", "--plugins", "p"], io)).toBe(2);
+    expect(io.out()).toMatch(/│ y\s+│/);
+    expect(io.out()).toMatch(/│ truncate\s+│/);
+    expect(io.err()).toBe(`ctxbench: ${join(cwd, "p/x")}: no entry module (index.ts, index.mts, index.cts, index.js, index.mjs, index.cjs, __init__.py)\n`);
+    const json = memoryIo(cwd);
+    expect(await runCli(["engines", "list", "--plugins", "p", "--json"], json)).toBe(2);
+    const listed = JSON.parse(json.out()) as { engines: Listed[]; broken: Array<{ name: string; error: string }> };
+    expect(listed.engines.map((e) => e.name)).toContain("y");
+    expect(listed.broken.map((b) => b.name)).toEqual(["x"]);
+  });
+
   it("with --load, reports whether each engine imports and the name it reports", async () => {
     const cwd = await scratch({
       "p/broken/plugin.yaml": "name: broken\n",
@@ -90,7 +103,7 @@ describe("ctxbench engines list", () => {
       "p/empty/index.mjs": "export const nothing = 0;\n",
     });
     const io = memoryIo(cwd);
-    expect(await runCli(["engines", "list", "--plugins", "p", join(FIXTURE_USER), "--json", "--load"], io)).toBe(0);
+    expect(await runCli(["engines", "list", "--plugins", "p", join(FIXTURE_USER), "--json", "--load"], io)).toBe(2);
     const { engines } = JSON.parse(io.out()) as { engines: Array<Listed & { load: unknown }> };
     const byName = Object.fromEntries(engines.map((e) => [e.name, e.load]));
     expect(byName["broken"]).toEqual({ ok: false, engineName: null, error: `${join(cwd, "p/broken/index.js")}: failed to import: cannot start` });
@@ -99,6 +112,11 @@ describe("ctxbench engines list", () => {
     const table = memoryIo(cwd);
     await runCli(["engines", "list", "--plugins", "p", "--load"], table);
     expect(table.out()).toMatch(/│ broken .*│ no: /);
+    // Every failure is one line of its own, after the whole listing.
+    expect(table.err().trimEnd().split("\n")).toEqual([
+      `ctxbench: ${join(cwd, "p/broken/index.js")}: failed to import: cannot start`,
+      expect.stringMatching(/^ctxbench: .*p\/empty\/index\.mjs: no engine: exports neither register/),
+    ]);
   });
 
   it("demands an action", async () => {

@@ -7,6 +7,7 @@ import { importPluginModule, instanceFromModule } from "../plugins/instantiate.t
 import { loadPythonPlugin } from "../plugins/python-plugin.ts";
 import type { DiscoveredEngine } from "../plugins/types.ts";
 import { firstLine } from "../plugins/yaml-file.ts";
+import { UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
 
 interface ListArgs {
@@ -38,7 +39,7 @@ export function enginesCommand(io: CliIo): CommandModule<object, any> {
             sub
               .option("plugins", { type: "string", array: true, describe: "Another directory holding plugin directories (repeatable)" })
               .option("json", { type: "boolean", default: false, describe: "Print JSON for machines instead of a table" })
-              .option("load", { type: "boolean", default: false, describe: "Also import each engine and report whether it loads and its name" })
+              .option("load", { type: "boolean", default: false, describe: "Also import each engine and report whether it loads and its name; exit 2 if one does not" })
               .option("python", { type: "string", describe: "The Python interpreter for --load of Python plugins (default python3 on PATH)" })
               .option("hermes-agent", { type: "string", describe: "A hermes-agent checkout: also list its context-engine plugins and its built-in compressor" })
               .example("$0 engines list --plugins ./my-plugins", "Also list the plugins under ./my-plugins")
@@ -51,18 +52,24 @@ export function enginesCommand(io: CliIo): CommandModule<object, any> {
   };
 }
 
+/**
+ * The listing is printed whole even when some plugins are broken (no entry module, or with --load
+ * one that fails to import or yields no engine); each problem is then one line on stderr, exit 2.
+ */
 async function listEngines(io: CliIo, args: ListArgs): Promise<void> {
-  const { engines, shadowed } = await scanPluginRoots({ cwd: io.cwd, pluginDirs: args.plugins ?? [], ...(args["hermes-agent"] !== undefined ? { hermesAgent: args["hermes-agent"] } : {}) });
+  const { engines, shadowed, broken } = await scanPluginRoots({ cwd: io.cwd, pluginDirs: args.plugins ?? [], ...(args["hermes-agent"] !== undefined ? { hermesAgent: args["hermes-agent"] } : {}) });
   const checks = args.load ? await Promise.all(engines.map((engine) => checkLoad(engine, args))) : null;
   if (args.json) {
     const listed = engines.map((engine, i) => (checks ? { ...publicFields(engine), load: checks[i] } : publicFields(engine)));
-    io.stdout(`${JSON.stringify({ engines: listed, shadowed: shadowed.map(publicFields) }, null, 2)}\n`);
-    return;
+    io.stdout(`${JSON.stringify({ engines: listed, shadowed: shadowed.map(publicFields), broken }, null, 2)}\n`);
+  } else {
+    io.stdout(renderEnginesTable(engines, io, checks));
+    for (const hidden of shadowed) {
+      io.stderr(`warning: ${hidden.directory} is hidden by the engine "${hidden.name}" found earlier (bundled engines win a name clash)\n`);
+    }
   }
-  io.stdout(renderEnginesTable(engines, io, checks));
-  for (const hidden of shadowed) {
-    io.stderr(`warning: ${hidden.directory} is hidden by the engine "${hidden.name}" found earlier (bundled engines win a name clash)\n`);
-  }
+  const problems = [...broken.map((plugin) => plugin.error), ...(checks ?? []).flatMap((check) => (check.error === null ? [] : [check.error]))];
+  if (problems.length > 0) throw new UsageError(problems.join("\nctxbench: "));
 }
 
 /** What a listing shows of one engine. */

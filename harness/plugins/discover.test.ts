@@ -84,7 +84,7 @@ describe("discovery of bad input", () => {
     ["a manifest without name", { "root/bad/plugin.yaml": "description: no name\n", "root/bad/index.js": "" }, /root\/bad\/plugin\.yaml: missing "name"/],
     ["an empty manifest", { "root/bad/plugin.yaml": "", "root/bad/index.js": "" }, /plugin\.yaml: empty manifest/],
     ["a manifest that is a list", { "root/bad/plugin.yaml": "- name\n", "root/bad/index.js": "" }, /plugin\.yaml: expected a mapping/],
-    ["a missing entry module", { "root/bad/plugin.yaml": "name: bad\n", "root/bad/main.js": "" }, /root\/bad: no entry module \(index\.ts, index\.js, index\.mjs, __init__\.py\)/],
+    ["a missing entry module", { "root/bad/plugin.yaml": "name: bad\n", "root/bad/main.js": "" }, /root\/bad: no entry module \(index\.ts, index\.mts, index\.cts, index\.js, index\.mjs, index\.cjs, __init__\.py\)/],
   ];
   for (const [label, files, message] of cases) {
     it(`refuses ${label} with a one-line UsageError naming the file`, async () => {
@@ -95,6 +95,28 @@ describe("discovery of bad input", () => {
       expect((error as Error).message).not.toContain("\n");
     });
   }
+
+  it("lists the other plugins beside one without an entry module, which scanPluginRoots reports as broken", async () => {
+    const cwd = await scratch({ "root/bad/plugin.yaml": "name: bad\n", "root/bad/main.js": "", "root/good/plugin.yaml": "name: good\n", "root/good/index.cjs": "" });
+    const { engines, broken } = await scanPluginRoots({ cwd, pluginDirs: ["root"], bundledRoot: join(cwd, "none") });
+    expect(engines.map((engine) => engine.name)).toEqual(["good"]);
+    expect(broken).toEqual([{ name: "bad", directory: join(cwd, "root/bad"), bundled: false, error: expect.stringMatching(/root\/bad: no entry module \(index\.ts, /) }]);
+  });
+
+  it("finds an entry module of every extension Node runs, TypeScript first", async () => {
+    const extensions = ["ts", "mts", "cts", "js", "mjs", "cjs"];
+    const files: Record<string, string> = {};
+    for (const extension of extensions) Object.assign(files, { [`root/${extension}/plugin.yaml`]: `name: ${extension}\n`, [`root/${extension}/index.${extension}`]: "" });
+    files["root/both/plugin.yaml"] = "name: both\n";
+    files["root/both/index.js"] = "";
+    files["root/both/index.mts"] = "";
+    const cwd = await scratch(files);
+    const engines = await discoverEngines({ cwd, pluginDirs: ["root"], bundledRoot: join(cwd, "none") });
+    expect(Object.fromEntries(engines.map((engine) => [engine.name, engine.entry]))).toEqual({
+      ...Object.fromEntries(extensions.map((extension) => [extension, join(cwd, `root/${extension}/index.${extension}`)])),
+      both: join(cwd, "root/both/index.mts"),
+    });
+  });
 
   it("refuses a --plugins directory that does not exist", async () => {
     const error = await discoverEngines({ cwd: FIXTURES, pluginDirs: ["no-such-dir"], bundledRoot: FIXTURE_BUNDLED }).catch((e: unknown) => e);

@@ -9,7 +9,7 @@ import type { DiscoveredEngine, DiscoverOptions, EngineLanguage } from "./types.
 /** The engines shipped with ctxbench, found relative to this module rather than the working directory. */
 export const BUNDLED_ROOT = fileURLToPath(new URL("../../engines/", import.meta.url));
 export const USER_PLUGIN_SUBDIR = join("plugins", "context_engine");
-export const ENTRY_MODULES = ["index.ts", "index.js", "index.mjs"] as const;
+export const ENTRY_MODULES = ["index.ts", "index.mts", "index.cts", "index.js", "index.mjs", "index.cjs"] as const;
 /** A Python plugin's package file (the Hermes directory layout); it is loaded by the Hermes bridge. */
 export const PYTHON_ENTRY = "__init__.py";
 
@@ -47,30 +47,53 @@ export interface ScanResult {
   engines: DiscoveredEngine[];
   /** Engines hidden by an engine of the same name in an earlier root. */
   shadowed: DiscoveredEngine[];
+  /** Plugin directories that cannot be loaded (no entry module), each with its one-line error. */
+  broken: BrokenPlugin[];
 }
 
-/** Every plugin directory of every root; a broken plugin.yaml or a missing entry module is a UsageError. */
+export interface BrokenPlugin {
+  name: string;
+  directory: string;
+  bundled: boolean;
+  error: string;
+}
+
+/**
+ * Every plugin directory of every root. A broken plugin.yaml is a UsageError; a plugin without an
+ * entry module is listed in `broken`, so one bad plugin does not hide the others.
+ */
 export async function scanPluginRoots(options: DiscoverOptions): Promise<ScanResult> {
   const roots = pluginRoots(options);
   await assertRootsExist(roots);
-  const engines: DiscoveredEngine[] = [];
-  const shadowed: DiscoveredEngine[] = [];
+  const result: ScanResult = { engines: [], shadowed: [], broken: [] };
   const seen = new Set<string>();
   for (const root of roots) {
     for (const name of await pluginDirectoryNames(root.directory)) {
-      const found = await describePlugin(join(root.directory, name), name, root.bundled);
+      const directory = join(root.directory, name);
+      let found: DiscoveredEngine | null;
+      try {
+        found = await describePlugin(directory, name, root.bundled);
+      } catch (error) {
+        if (!(error instanceof MissingEntryError)) throw error;
+        if (!seen.has(name)) result.broken.push({ name, directory, bundled: root.bundled, error: error.message });
+        seen.add(name);
+        continue;
+      }
       if (!found) continue;
-      (seen.has(name) ? shadowed : engines).push(found);
+      (seen.has(name) ? result.shadowed : result.engines).push(found);
       seen.add(name);
     }
   }
   const builtIn = await hermesCompressor(options);
-  if (builtIn) (seen.has(builtIn.name) ? shadowed : engines).push(builtIn);
-  return { engines, shadowed };
+  if (builtIn) (seen.has(builtIn.name) ? result.shadowed : result.engines).push(builtIn);
+  return result;
 }
 
+/** Every engine found; a plugin without an entry module is a UsageError here. */
 export async function discoverEngines(options: DiscoverOptions): Promise<DiscoveredEngine[]> {
-  return (await scanPluginRoots(options)).engines;
+  const { engines, broken } = await scanPluginRoots(options);
+  if (broken[0]) throw new MissingEntryError(broken[0].error);
+  return engines;
 }
 
 /** A plugin directory's description, or null when it holds no plugin.yaml (not a plugin). */
@@ -81,7 +104,7 @@ export async function describePlugin(directory: string, name: string, bundled: b
   return { name, manifestName: manifest.name, version: manifest.version, description: manifest.description, directory, entry, bundled, language };
 }
 
-/** The entry module decides the language: index.{ts,js,mjs} is TypeScript/JavaScript, __init__.py is Python. */
+/** The entry module decides the language: index.{ts,mts,cts,js,mjs,cjs} is TypeScript/JavaScript, __init__.py is Python. */
 async function findEntry(directory: string): Promise<{ entry: string; language: EngineLanguage }> {
   for (const candidate of ENTRY_MODULES) {
     const file = join(directory, candidate);
@@ -89,8 +112,10 @@ async function findEntry(directory: string): Promise<{ entry: string; language: 
   }
   const python = join(directory, PYTHON_ENTRY);
   if (await isFile(python)) return { entry: python, language: "python" };
-  throw new UsageError(`${directory}: no entry module (${[...ENTRY_MODULES, PYTHON_ENTRY].join(", ")})`);
+  throw new MissingEntryError(`${directory}: no entry module (${[...ENTRY_MODULES, PYTHON_ENTRY].join(", ")})`);
 }
+
+class MissingEntryError extends UsageError {}
 
 /** Subdirectory names in sorted order, skipping those starting with "_" or "." (upstream). */
 async function pluginDirectoryNames(root: string): Promise<string[]> {

@@ -1,17 +1,39 @@
+import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { UsageError } from "../util/errors.ts";
 import { ENGINE_BRAND, isContextEngine, type ContextEngine } from "../contract/context-engine.ts";
+import { isTypeScript, moduleFormat } from "./module-format.ts";
+import { ensureTypeScriptLoader } from "./typescript-loader.ts";
 import { firstLine } from "./yaml-file.ts";
 
 export type PluginModule = Record<string, unknown>;
 
-/** Import a plugin's entry module; the module cache makes repeated and concurrent imports share one evaluation. */
+/**
+ * Import a plugin's entry module in the format Node gives it: an ES module through `import()`
+ * (whose cache makes repeated and concurrent imports share one evaluation), a CommonJS one through
+ * `require` (`import()` of CommonJS TypeScript that requires ctxbench fails as a cycle). Its
+ * exports come back as a namespace either way.
+ */
 export async function importPluginModule(file: string): Promise<PluginModule> {
   try {
-    return (await import(pathToFileURL(file).href)) as PluginModule;
+    if (isTypeScript(file)) await ensureTypeScriptLoader();
+    if (moduleFormat(file) === "module") return (await import(pathToFileURL(file).href)) as PluginModule;
+    return commonJsNamespace(createRequire(file)(file));
   } catch (error) {
     throw new UsageError(`${file}: failed to import: ${firstLine(error)}`);
   }
+}
+
+/** `module.exports` seen as `import()` would show it: its own properties, and itself as `default`. */
+function commonJsNamespace(exported: unknown): PluginModule {
+  const namespace: PluginModule = { default: exported };
+  if ((typeof exported === "object" && exported !== null) || typeof exported === "function") {
+    for (const key of Object.keys(exported)) if (key !== "default") namespace[key] = (exported as Record<string, unknown>)[key];
+    const inner = (exported as { default?: unknown; __esModule?: unknown }).default;
+    // Compiled ES modules (`exports.default = …` with `__esModule`) keep their default export.
+    if ((exported as { __esModule?: unknown }).__esModule === true && inner !== undefined) namespace["default"] = inner;
+  }
+  return namespace;
 }
 
 /**
