@@ -1,8 +1,16 @@
 #!/usr/bin/env node
-// ctxbench ships TypeScript sources; tsx's global loader keeps one module graph, so a plugin
-// that imports "ctxbench" sees the same contract the CLI runs.
-import { register } from "tsx/esm/api";
+// An installed package runs its compiled JavaScript (dist/). A checkout runs its TypeScript
+// sources through tsx instead, so what runs is never an out-of-date build.
+import { existsSync } from "node:fs";
 
-register();
-const { runCli } = await import("../harness/cli/main.ts");
-process.exitCode = await runCli(process.argv.slice(2));
+const sources = new URL("../harness/cli/bin.ts", import.meta.url);
+if (existsSync(sources)) {
+  const [{ register: registerEsm }, { register: registerCjs }] = await Promise.all([import("tsx/esm/api"), import("tsx/cjs/api")]);
+  registerEsm();
+  registerCjs();
+  // harness/plugins/typescript-loader.ts reads this: TypeScript plugins need no second registration.
+  globalThis[Symbol.for("ctxbench.typescript-loader")] = true;
+  await import(sources.href);
+} else {
+  await import("../dist/harness/cli/bin.js");
+}

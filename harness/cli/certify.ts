@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync, existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { join, resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { certify } from "../conformance/certification.ts";
@@ -21,6 +20,7 @@ import { engineSelectionArgv, loadSelectedEngine, withEngineSelection, type Engi
 import { NegativeVerdict, UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
 import { createProgress } from "./progress.ts";
+import { PACKAGE_ROOT } from "../util/package-root.ts";
 
 export const CERTIFY_FORMATS = ["terminal", "json", "junit", "markdown", "tap"] as const;
 type CertifyFormat = (typeof CERTIFY_FORMATS)[number];
@@ -144,7 +144,8 @@ function commandLine(selection: string, args: CertifyArgs): string {
   return parts.join(" ");
 }
 
-const CLI_ENTRY = fileURLToPath(new URL("../../bin/ctxbench.mjs", import.meta.url));
+// The same command the user ran: compiled JavaScript in an installed package, the sources in a checkout.
+const CLI_ENTRY = join(PACKAGE_ROOT, "bin/ctxbench.mjs");
 
 /** A `ctxbench check-worker` child for these checks, selecting the engine exactly as this run did. */
 function spawnCheckWorker(io: CliIo, args: CertifyArgs, checkIds: string[], settled: SettledSources): ChildProcess {

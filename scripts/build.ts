@@ -1,0 +1,49 @@
+/**
+ * Builds the package: `tsc -p tsconfig.build.json` into dist/, then the files the compiled code
+ * reads beside itself (plugin.yaml of the bundled engines, JSON schemas, the Python bridge).
+ * `--if-compiler-present` (the prepare script) skips the build where TypeScript is not installed:
+ * a production-only install of a checkout runs its sources through tsx instead.
+ */
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isShippedAsset, SOURCE_ROOTS } from "./assets.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DIST = join(ROOT, "dist");
+
+let tsc: string;
+try {
+  tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+} catch {
+  if (process.argv.includes("--if-compiler-present")) {
+    console.error("ctxbench: TypeScript is not installed (a production-only install): no build; bin/ctxbench.mjs runs the sources through tsx");
+    process.exit(0);
+  }
+  throw new Error("TypeScript is not installed: run npm ci first");
+}
+
+rmSync(DIST, { recursive: true, force: true });
+execFileSync(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json")], { stdio: "inherit" });
+let copied = 0;
+for (const root of SOURCE_ROOTS) {
+  for (const file of walk(join(ROOT, root))) {
+    const path = relative(ROOT, file);
+    if (!isShippedAsset(path)) continue;
+    mkdirSync(dirname(join(DIST, path)), { recursive: true });
+    copyFileSync(file, join(DIST, path));
+    copied += 1;
+  }
+}
+console.error(`ctxbench: built dist/ (${copied} asset files beside the compiled modules)`);
+
+function* walk(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === "node_modules" || entry.name === "__pycache__") continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(path);
+    else if (entry.isFile()) yield path;
+  }
+}
