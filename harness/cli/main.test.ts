@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createRequire } from "node:module";
 import { FIXTURES } from "../plugins/test-support.ts";
 import { CtxbenchError, NegativeVerdict } from "../util/errors.ts";
+import { COMMANDS } from "./commands.ts";
 import { runMainJob, type MainJobStep } from "./main-job.ts";
 import { runCli } from "./main.ts";
 import { memoryIo } from "./test-io.ts";
@@ -25,6 +26,12 @@ describe("runCli", () => {
     expect(io.out()).toMatch(/ctxbench engines/);
     expect(io.out()).toMatch(/ctxbench main/);
     expect(io.out()).toMatch(/Exit codes: 0 ok/);
+  });
+  it("lists each command in the help as its own module declares it, without loading the module", async () => {
+    for (const entry of COMMANDS) {
+      const module = (await entry.load())(memoryIo(FIXTURES));
+      expect([module.command, module.describe]).toEqual([entry.command, entry.describe]);
+    }
   });
   it("prints the package version", async () => {
     const io = memoryIo(FIXTURES);

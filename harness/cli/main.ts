@@ -1,5 +1,5 @@
-import yargs, { type CommandModule } from "yargs";
-import { commandFactories } from "./commands.ts";
+import yargs from "yargs";
+import { COMMANDS, commandName, type CommandEntry } from "./commands.ts";
 import { CtxbenchError } from "../util/errors.ts";
 import { processIo, type CliIo } from "./io.ts";
 import { PACKAGE_JSON } from "../util/package-root.ts";
@@ -19,10 +19,13 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
       throw error ?? new UsageErrorFromYargs(message);
     })
     .exitProcess(false);
-  const modules = commandFactories.map((factory) => factory(io));
-  for (const module of modules) parser.command(module);
   try {
-    assertKnownCommand(argv, modules);
+    const chosen = assertKnownCommand(argv);
+    // Only the command being run is loaded; the others are listed by name for the help.
+    for (const entry of COMMANDS) {
+      if (entry === chosen) parser.command((await entry.load())(io));
+      else parser.command({ command: entry.command, describe: entry.describe, handler: () => undefined });
+    }
     let helpText: string | undefined;
     await parser.parseAsync(argv, {}, (_err, _argv, output) => {
       helpText = output;
@@ -34,15 +37,13 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
   return exitCode;
 }
 
-/** yargs accepts any first word when it matches no command; name the mistake instead. */
-function assertKnownCommand(argv: readonly string[], modules: readonly CommandModule<object, any>[]): void {
+/** The command the first word names, if any; yargs accepts any first word when it matches no command, so name the mistake instead. */
+function assertKnownCommand(argv: readonly string[]): CommandEntry | undefined {
   const first = argv[0];
-  if (first === undefined || first.startsWith("-")) return;
-  const known = modules.flatMap((module) => [module.command, module.aliases].flat()).filter((name): name is string => typeof name === "string");
-  const names = known.map((command) => command.split(" ")[0]!);
-  if (!names.includes(first)) {
-    throw new UsageErrorFromYargs(`Unknown command "${first}". Commands: ${names.join(", ")}.`);
-  }
+  if (first === undefined || first.startsWith("-")) return undefined;
+  const chosen = COMMANDS.find((entry) => commandName(entry) === first);
+  if (!chosen) throw new UsageErrorFromYargs(`Unknown command "${first}". Commands: ${COMMANDS.map(commandName).join(", ")}.`);
+  return chosen;
 }
 
 class UsageErrorFromYargs extends CtxbenchError {
