@@ -35,6 +35,11 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { command: "engines", describe: "Inspect the context engines ctxbench can load", load: async () => (await import("./engines.ts")).enginesCommand },
   {
+    command: "init [name]",
+    describe: "Scaffold an engine plugin that certifies as generated: plugins/NAME/, a test, a tsconfig and a CI workflow",
+    load: async () => (await import("./init.ts")).initCommand,
+  },
+  {
     command: "main",
     describe: "The main job (what `npm start` runs): list the engines, certify and benchmark each, print the comparison, write the reports",
     load: async () => (await import("./main-job.ts")).mainJobCommand,
