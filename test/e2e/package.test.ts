@@ -1,0 +1,114 @@
+/**
+ * The packed tarball as an engine author uses it, in new projects of both package scopes: install,
+ * `ctxbench init`, certify, vitest, import and require, and a strict consumer type-check.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { REPO } from "./support.ts";
+import { exec, npmEnv, packedTarball, type Outcome } from "./package-support.ts";
+
+const EXTENSIONS = ["ts", "mts", "cts", "js", "mjs", "cjs"] as const;
+const SCOPES = ["commonjs", "module"] as const;
+type Scope = (typeof SCOPES)[number];
+
+let tarball = "";
+let env: NodeJS.ProcessEnv = {};
+const projects: Partial<Record<Scope, string>> = {};
+const cleanups: string[] = [];
+
+beforeAll(async () => {
+  [tarball, env] = await Promise.all([packedTarball(), npmEnv()]);
+}, 300_000);
+afterAll(async () => {
+  for (const dir of cleanups) await rm(dir, { recursive: true, force: true });
+});
+
+const inProject = (scope: Scope) => (file: string, args: string[], timeoutMs?: number): Promise<Outcome> => exec(file, args, projects[scope]!, env, timeoutMs);
+const ok = (outcome: Outcome) => expect(outcome.code, `${outcome.stdout}\n${outcome.stderr}`).toBe(0);
+
+describe("the tarball", () => {
+  it("holds the compiled package, its templates and the files its code reads, and no sources, tests or screenshots", async () => {
+    const listing = await exec("tar", ["-tzf", tarball], REPO, env);
+    ok(listing);
+    const files = listing.stdout.trim().split("\n").map((line) => line.replace(/^package\//, ""));
+    expect(files).toEqual(expect.arrayContaining([
+      "package.json", "README.md", "bin/ctxbench.mjs", "dist/harness/index.js", "dist/harness/index.d.ts", "dist/harness/cli/bin.js",
+      "dist/harness/vitest/index.js", "dist/engines/lcm/plugin.yaml", "dist/engines/truncate/index.js", "dist/reports/result.schema.json",
+      "dist/scenarios/scenario.schema.json", "templates/engine/index.ts", "templates/engine/certify.yml",
+    ]));
+    // Templates are the scaffold's files, and conformance/fixtures the broken engines the public API exports (FIXTURES).
+    const shipped = files.filter((file) => !file.startsWith("templates/") && !file.startsWith("dist/harness/conformance/fixtures/"));
+    expect(shipped.filter((file) => /(^|\/)(test|fixtures)\/|\.test\.|\.map$|\.png$|^harness\/|^docs\/|tsconfig|vitest\.config/.test(file))).toEqual([]);
+  });
+});
+
+for (const scope of SCOPES) {
+  describe(`a new project of "type": "${scope}"`, () => {
+    beforeAll(async () => {
+      const dir = await mkdtemp(join(tmpdir(), `ctxbench-author-${scope}-`));
+      cleanups.push(dir);
+      projects[scope] = dir;
+      ok(await exec("npm", ["init", "-y"], dir, env));
+      const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as { type?: string };
+      // npm 11 writes "type": "commonjs"; the module project is the same with "type": "module".
+      expect(manifest.type ?? "commonjs").toBe("commonjs");
+      if (scope === "module") await writeFile(join(dir, "package.json"), JSON.stringify({ ...manifest, type: "module" }, null, 2));
+      ok(await exec("npm", ["install", "--save-dev", tarball], dir, env, 300_000));
+    }, 300_000);
+
+    it("npx ctxbench init my-engine scaffolds the engine and installs the test tools", async () => {
+      const init = await inProject(scope)("npx", ["--no", "ctxbench", "init", "my-engine"], 300_000);
+      ok(init);
+      expect(init.stdout).toContain("plugins/my-engine/index.ts");
+      expect(await readdir(join(projects[scope]!, "plugins/my-engine"))).toEqual(["index.test.ts", "index.ts", "plugin.yaml"]);
+    });
+
+    it("certifies the scaffold as generated", async () => {
+      const certify = await inProject(scope)("npx", ["--no", "ctxbench", "certify", "--plugins", "plugins", "--engine", "my-engine"]);
+      ok(certify);
+      expect(certify.stdout).toMatch(/my-engine 0\.1\.0: CERTIFIED/);
+    });
+
+    it("npx vitest run is green: each check a test", async () => {
+      const vitest = await inProject(scope)("npx", ["--no", "vitest", "run"]);
+      ok(vitest);
+      expect(vitest.stdout).toMatch(/Tests {2}\d+ passed \| \d+ skipped/);
+    });
+
+    it("imports and requires ctxbench with plain node", async () => {
+      const imported = await inProject(scope)(process.execPath, ["-e", 'import("ctxbench").then(m => console.log(typeof m.ContextEngine))']);
+      expect(imported).toEqual({ code: 0, stdout: "function\n", stderr: "" });
+      // require(esm): Node 20.19+ loads the ES module graph synchronously (it has no top-level await).
+      const required = await inProject(scope)(process.execPath, ["--input-type=commonjs", "-e", 'const m = require("ctxbench"); console.log(typeof m.ContextEngine, typeof require("ctxbench/vitest").describeConformance)']);
+      expect(required).toEqual({ code: 0, stdout: "function function\n", stderr: "" });
+    });
+
+    it("loads and certifies a plugin of every entry extension", async () => {
+      for (const extension of EXTENSIONS) await cp(join(REPO, "test/fixtures/plugins/scopes", scope, `${scope}-${extension}`), join(projects[scope]!, "plugins", `${scope}-${extension}`), { recursive: true });
+      const listed = await inProject(scope)("npx", ["--no", "ctxbench", "engines", "list", "--plugins", "plugins", "--load", "--json"]);
+      ok(listed);
+      const { engines } = JSON.parse(listed.stdout) as { engines: Array<{ name: string; bundled: boolean; load: { ok: boolean; engineName: string } }> };
+      expect(engines.filter((engine) => !engine.bundled).map((engine) => [engine.name, engine.load])).toEqual(
+        [...EXTENSIONS.map((extension) => `${scope}-${extension}`), "my-engine"].sort().map((name) => [name, { ok: true, engineName: name, error: null }]),
+      );
+      // The entry modules load in certify's worker processes too (three at a time: 2 cores).
+      const names = EXTENSIONS.map((extension) => `${scope}-${extension}`);
+      for (let i = 0; i < names.length; i += 3) {
+        const certified = await Promise.all(names.slice(i, i + 3).map((name) => inProject(scope)("npx", ["--no", "ctxbench", "certify", "--plugins", "plugins", "--engine", name, "--checks", "REG-5", "ABC-1", "ABC-2", "--format", "json"])));
+        for (const outcome of certified) {
+          ok(outcome);
+          expect((JSON.parse(outcome.stdout) as { verdict: string }).verdict).toBe("certified");
+        }
+      }
+    });
+
+    it("npx tsc --noEmit is clean: strict, NodeNext, skipLibCheck false, over the scaffold and every entry extension", async () => {
+      const tsconfig = JSON.parse(await readFile(join(projects[scope]!, "tsconfig.json"), "utf8")) as { compilerOptions: Record<string, unknown> };
+      expect(tsconfig.compilerOptions).toMatchObject({ strict: true, module: "NodeNext", skipLibCheck: false });
+      const tsc = await inProject(scope)("npx", ["--no", "tsc", "--noEmit"]);
+      expect(tsc).toMatchObject({ code: 0, stdout: "" });
+    });
+  });
+}
