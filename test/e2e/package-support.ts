@@ -72,6 +72,13 @@ export async function packedTarball(): Promise<string> {
   });
 }
 
+/** A checkout of ctxbench as `uses: …/ci@ref` gets it: this working tree's files (with ci/), no node_modules, no build. */
+export function checkoutCopy(): string {
+  const copy = mkdtempSync(join(tmpdir(), "ctxbench-checkout-"));
+  for (const input of [...PACKAGE_INPUTS, "ci"]) cpSync(join(REPO, input), join(copy, input), { recursive: true, filter: (source) => !/[\\/]node_modules$/.test(source) });
+  return copy;
+}
+
 function inputsDigest(): string {
   const hash = createHash("sha256");
   const visit = (path: string) => {

@@ -1,0 +1,115 @@
+/**
+ * ci/action.yml and the example workflows, run step by step (test/e2e/workflow-runner.ts) in a
+ * scratch engine repository made as an author would: npm init, the ctxbench tarball, ctxbench init.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readdirSync } from "node:fs";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { REPO } from "./support.ts";
+import { checkoutCopy, exec, npmEnv, packedTarball, type Outcome } from "./package-support.ts";
+import { newRunState, runAction, runWorkflow, type JobResult, type RunnerSetup } from "./workflow-runner.ts";
+
+const CTXBENCH_REPOSITORY = "ctxbench/ctxbench";
+const TIMEOUT = 600_000;
+let checkout = "";
+let engineRepo = "";
+let env: NodeJS.ProcessEnv = {};
+const ok = (outcome: Outcome) => expect(outcome.code, `${outcome.stdout}\n${outcome.stderr}`).toBe(0);
+
+// An engine that forgets the completion tokens: ABC-2 fails, so the verdict is "not-certified".
+const FORGETFUL_ENGINE = `const { ContextEngine } = require("ctxbench");
+class Forgetful extends ContextEngine {
+  name = "forgetful";
+  update_from_response(usage) { this.last_prompt_tokens = usage.prompt_tokens; this.last_total_tokens = usage.total_tokens; }
+  should_compress(tokens) { return this.threshold_tokens > 0 && (tokens ?? this.last_prompt_tokens) >= this.threshold_tokens; }
+  compress(messages) { this.compression_count += 1; return messages; }
+}
+module.exports = { Forgetful };
+`;
+
+beforeAll(async () => {
+  const [tarball, npm] = await Promise.all([packedTarball(), npmEnv()]);
+  env = npm;
+  checkout = checkoutCopy();
+  engineRepo = await mkdtemp(join(tmpdir(), "ctxbench-engine-repo-"));
+  ok(await exec("npm", ["init", "-y"], engineRepo, env));
+  // The tarball inside the repository (package.json then says file:vendor/…, which a clone can install).
+  await mkdir(join(engineRepo, "vendor"));
+  await copyFile(tarball, join(engineRepo, "vendor/ctxbench.tgz"));
+  ok(await exec("npm", ["install", "--save-dev", "./vendor/ctxbench.tgz"], engineRepo, env, TIMEOUT));
+  ok(await exec("npx", ["--no", "ctxbench", "init", "my-engine"], engineRepo, env, TIMEOUT));
+  await mkdir(join(engineRepo, "plugins/forgetful"));
+  await writeFile(join(engineRepo, "plugins/forgetful/plugin.yaml"), "name: forgetful\ndescription: forgets completion tokens\nversion: 0.0.1\n");
+  await writeFile(join(engineRepo, "plugins/forgetful/index.js"), FORGETFUL_ENGINE);
+  // A fresh clone has no node_modules: the action installs the repository's dependencies itself.
+  await rm(join(engineRepo, "node_modules"), { recursive: true, force: true });
+}, TIMEOUT);
+
+afterAll(async () => {
+  for (const dir of [checkout, engineRepo]) if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+// One cache for the file, as a repository has: the first run installs ctxbench, later ones restore it.
+let cache: string | undefined;
+const setup = (): RunnerSetup => {
+  const state = newRunState(cache);
+  cache = state.cache;
+  return { workspace: engineRepo, ctxbenchCheckout: checkout, ctxbenchRepository: CTXBENCH_REPOSITORY, state, env };
+};
+const stepNamed = (job: JobResult, name: string) => job.steps.find((step) => step.name === name);
+
+describe("ci/action.yml", () => {
+  it("examples/certify.yml certifies the engine, writes the job summary and uploads the reports", async () => {
+    const run = setup();
+    const [job] = await runWorkflow(join(REPO, "ci/examples/certify.yml"), run);
+    expect(job!.status, job!.steps.map((step) => `${step.name}: ${step.outcome}\n${step.log}`).join("\n")).toBe("success");
+    expect(stepNamed(job!, "Install ctxbench (production dependencies)")?.log).toMatch(/no build; bin\/ctxbench\.mjs runs the sources through tsx[\s\S]*added \d+ packages/);
+    expect(stepNamed(job!, "Install the engine repository's dependencies")?.log).toMatch(/added \d+ packages/);
+    const certify = stepNamed(job!, "Certify my-engine")!;
+    expect(certify.outputs).toMatchObject({ verdict: "certified", "exit-code": "0", artifact: "ctxbench-my-engine", result: join(job!.workspace, "ctxbench-results/result.json") });
+    expect(job!.summary).toMatch(/ctxbench certify: my-engine/);
+    expect(job!.summary).toMatch(/certified/i);
+    expect(readdirSync(join(run.state.artifacts, "ctxbench-my-engine")).sort()).toEqual(["junit.xml", "report.md", "result.json"]);
+  }, TIMEOUT);
+
+  it("maps exit 2 to verdict=error and says why in the job summary", async () => {
+    const job = await runAction({ engine: "no-such-engine", plugins: "plugins" }, setup());
+    const certify = stepNamed(job, "Certify no-such-engine")!;
+    expect(certify.outputs).toMatchObject({ verdict: "error", "exit-code": "2", artifact: "ctxbench-no-such-engine" });
+    expect(certify.outputs["result"]).toBeUndefined();
+    expect(job.status).toBe("failure");
+    expect(stepNamed(job, "Verdict")!.log).toContain("::error::usage or configuration error");
+    expect(job.summary).toMatch(/## ctxbench certify: no-such-engine\n\n\*\*error\*\* \(exit 2\)/);
+    expect(job.summary).toContain('context engine "no-such-engine"');
+  }, TIMEOUT);
+
+  it("maps exit 1 to verdict=not-certified and uploads the repro files", async () => {
+    const run = setup();
+    const job = await runAction({ engine: "forgetful", plugins: "plugins", checks: "ABC-1 ABC-2" }, run);
+    expect(stepNamed(job, "Certify forgetful")!.outputs).toMatchObject({ verdict: "not-certified", "exit-code": "1" });
+    expect(job.status).toBe("failure");
+    expect(readdirSync(join(run.state.artifacts, "ctxbench-forgetful/repro")).filter((file) => file.includes("ABC-2"))).toHaveLength(1);
+  }, TIMEOUT);
+
+  it("examples/certify-matrix.yml: three shards, ctxbench restored from the cache, unique artifacts, one merged verdict", async () => {
+    const run = setup();
+    const jobs = await runWorkflow(join(REPO, "ci/examples/certify-matrix.yml"), run);
+    expect(jobs.map((job) => [job.job, job.matrix["shard"] ?? null, job.status])).toEqual([
+      ["certify", "1/3", "success"],
+      ["certify", "2/3", "success"],
+      ["certify", "3/3", "success"],
+      ["merge", null, "success"],
+    ]);
+    expect(jobs.slice(0, 3).map((job) => stepNamed(job, "Install ctxbench (production dependencies)")!.outcome)).toEqual(["skipped", "skipped", "skipped"]);
+    expect(readdirSync(run.state.artifacts).sort()).toEqual(["ctxbench-my-engine-merged", "ctxbench-my-engine-shard-1-of-3", "ctxbench-my-engine-shard-2-of-3", "ctxbench-my-engine-shard-3-of-3"]);
+    expect(jobs[3]!.summary).toMatch(/my-engine/);
+  }, TIMEOUT);
+
+  it("the workflow ctxbench init writes runs as written", async () => {
+    const [job] = await runWorkflow(join(engineRepo, ".github/workflows/certify.yml"), setup());
+    expect(job!.status, job!.steps.map((step) => `${step.name}: ${step.outcome}\n${step.log}`).join("\n")).toBe("success");
+    expect(job!.summary).toMatch(/ctxbench certify: my-engine/);
+  }, TIMEOUT);
+});
