@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { scratchTreesPerTest } from "../plugins/test-support.ts";
-import { engineClassName } from "../scaffold/scaffold.ts";
+import { engineClassName } from "./scaffold.ts";
 import { PACKAGE_JSON, PACKAGE_ROOT } from "../util/package-root.ts";
 import { runCli } from "./main.ts";
 import { memoryIo } from "./test-io.ts";

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
-import { ENGINE_NAME_PATTERN, scaffoldDevDependencies, scaffoldFiles } from "../scaffold/scaffold.ts";
+import { ENGINE_NAME_PATTERN, scaffoldDevDependencies, scaffoldFiles } from "./scaffold.ts";
 import { UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
 
