@@ -34,7 +34,7 @@ describe("the tarball", () => {
     ok(listing);
     const files = listing.stdout.trim().split("\n").map((line) => line.replace(/^package\//, ""));
     expect(files).toEqual(expect.arrayContaining([
-      "package.json", "README.md", "bin/ctxbench.mjs", "dist/harness/index.js", "dist/harness/index.d.ts", "dist/harness/cli/bin.js",
+      "package.json", "README.md", "require.cjs", "bin/ctxbench.mjs", "dist/harness/index.js", "dist/harness/index.d.ts", "dist/harness/cli/bin.js",
       "dist/harness/vitest/index.js", "dist/engines/lcm/plugin.yaml", "dist/engines/truncate/index.js", "dist/reports/result.schema.json",
       "dist/scenarios/scenario.schema.json", "templates/engine/index.ts", "templates/engine/certify.yml",
     ]));
@@ -83,6 +83,10 @@ for (const scope of SCOPES) {
       // require(esm): Node 20.19+ loads the ES module graph synchronously (it has no top-level await).
       const required = await inProject(scope)(process.execPath, ["--input-type=commonjs", "-e", 'const m = require("ctxbench"); console.log(typeof m.ContextEngine, typeof require("ctxbench/vitest").describeConformance)']);
       expect(required).toEqual({ code: 0, stdout: "function function\n", stderr: "" });
+      // Where require of ES modules is off (older Node), the error says what to do instead.
+      const refused = await inProject(scope)(process.execPath, ["--no-experimental-require-module", "--input-type=commonjs", "-e", 'require("ctxbench")']);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('ctxbench is an ES module: require("ctxbench") needs Node 20.19 or later with require of ES modules enabled');
     });
 
     it("loads and certifies a plugin of every entry extension", async () => {
