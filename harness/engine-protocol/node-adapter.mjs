@@ -1,6 +1,8 @@
-// The Node adapter's entry: TypeScript through tsx, then the engine protocol on stdin/stdout.
-import { register } from "tsx/esm/api";
+// The Node adapter's entry: the engine protocol on stdin/stdout. From a checkout it runs the
+// TypeScript sources through tsx; in an installed package, the compiled module beside it.
+import { existsSync } from "node:fs";
 
-register();
-const { serveStdio } = await import("./node-adapter.ts");
+const sources = new URL("./node-adapter.ts", import.meta.url);
+if (existsSync(sources)) (await import("tsx/esm/api")).register();
+const { serveStdio } = await import(existsSync(sources) ? sources.href : "./node-adapter.js");
 serveStdio();

@@ -11,7 +11,7 @@ import { childEnv, REPO } from "./support.ts";
 const run = promisify(execFile);
 
 /** What goes into the package (package.json "files", the build's inputs). */
-const PACKAGE_INPUTS = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "require.cjs", "bin", "scripts", "templates", "harness", "engines", "scenarios", "reports", "README.md"];
+const PACKAGE_INPUTS = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "require.cjs", "bin", "scripts", "templates", "harness", "engines", "scenarios", "reports", "bridge", "README.md"];
 const CACHE = join(REPO, "node_modules/.cache/ctxbench-e2e");
 
 export interface Outcome {

@@ -37,10 +37,11 @@ describe("the tarball", () => {
       "package.json", "README.md", "require.cjs", "bin/ctxbench.mjs", "dist/harness/index.js", "dist/harness/index.d.ts", "dist/harness/cli/bin.js",
       "dist/harness/vitest/index.js", "dist/engines/lcm/plugin.yaml", "dist/engines/truncate/index.js", "dist/reports/result.schema.json",
       "dist/scenarios/scenario.schema.json", "templates/engine/index.ts", "templates/engine/certify.yml",
+      "dist/bridge/hermes/main.py", "dist/bridge/hermes/shims/agent/context_engine.py", "dist/harness/engine-protocol/node-adapter.mjs",
     ]));
     // Templates are the scaffold's files, and conformance/fixtures the broken engines the public API exports (FIXTURES).
     const shipped = files.filter((file) => !file.startsWith("templates/") && !file.startsWith("dist/harness/conformance/fixtures/"));
-    expect(shipped.filter((file) => /(^|\/)(test|fixtures)\/|\.test\.|\.map$|\.png$|^harness\/|^docs\/|tsconfig|vitest\.config/.test(file))).toEqual([]);
+    expect(shipped.filter((file) => /(^|\/)(tests?|fixtures)\/|\.test\.|\.map$|\.png$|^harness\/|^docs\/|tsconfig|vitest\.config/.test(file))).toEqual([]);
   });
 });
 
@@ -106,6 +107,13 @@ for (const scope of SCOPES) {
           expect((JSON.parse(outcome.stdout) as { verdict: string }).verdict).toBe("certified");
         }
       }
+    });
+
+    it("certifies a Python plugin through the Hermes bridge the package ships", async () => {
+      await cp(join(REPO, "test/fixtures/plugins/python/recall"), join(projects[scope]!, "python-plugins/recall"), { recursive: true });
+      const certified = await inProject(scope)("npx", ["--no", "ctxbench", "certify", "--plugins", "python-plugins", "--engine", "recall", "--checks", "REG-5", "ABC", "--format", "json"]);
+      ok(certified);
+      expect((JSON.parse(certified.stdout) as { verdict: string }).verdict).toBe("certified");
     });
 
     it("npx tsc --noEmit is clean: strict, NodeNext, skipLibCheck false, over the scaffold and every entry extension", async () => {

@@ -1,3 +1,5 @@
+import { pathToFileURL } from "node:url";
+import { siblingModule } from "../../util/module-file.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -78,7 +80,8 @@ type IdentityCheck = typeof overridesHook;
  * with its own query string is a separate module instance with its own compiled functions.
  */
 async function privateIdentityCheck(variant: number): Promise<IdentityCheck> {
-  const url = new URL(`../../contract/context-engine.ts?overhead-variant=${variant}`, import.meta.url).href;
+  // The contract module with this module's own extension: .ts from the sources, .js compiled.
+  const url = `${pathToFileURL(siblingModule(import.meta.url, "../../contract/context-engine")).href}?overhead-variant=${variant}`;
   return ((await import(url)) as { overridesHook: IdentityCheck }).overridesHook;
 }
 
