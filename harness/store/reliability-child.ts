@@ -4,6 +4,7 @@
  *   append-then-die <db> <batchSize> <dieAtRow>   append batches until the minter reaches row <dieAtRow>, then SIGKILL itself
  *   backfill-then-die <db> <chunk> <dieAfterSlices> open a legacy store and SIGKILL itself after that many slices
  *   append <db> <session> <batches> <batchSize>   append batches to one session and exit
+ *   compact-then-die <db> <rows>                   append rows, commit an in-place compaction, SIGKILL itself before closing
  */
 import type { Message } from "../contract/types.ts";
 import { SessionStore } from "./session-store.ts";
@@ -54,6 +55,13 @@ if (mode === "append-then-die") {
   for (let n = 0; n < batches; n++) store.appendMessages(session, batch(batchSize, `${session} ${n}`));
   store.close();
   process.stdout.write("done\n");
+} else if (mode === "compact-then-die") {
+  const store = SessionStore.open(path);
+  store.appendMessages("victim", batch(num(rest[0]), "old"));
+  const kept = store.getMessages("victim").slice(-1).map((message) => ({ ...message }));
+  store.compactInPlace("victim", [{ role: "user", content: "[summary]" }, ...kept], store.watermark("victim"));
+  process.stdout.write("compacted\n");
+  die();
 } else {
   throw new Error(`unknown mode ${String(mode)}`);
 }

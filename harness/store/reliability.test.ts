@@ -67,6 +67,28 @@ describe("crash safety and concurrent writers", () => {
     expect(new Set(after).size).toBe(50);
   });
 
+  it("a writer killed right after committing a compaction leaves its archive mark; the next open reads the compacted history and settles it", async () => {
+    const path = tmp.file();
+    const run = await runChild(["compact-then-die", path, "3000"]);
+    expect(run.signal).toBe("SIGKILL");
+    expect(run.stdout).toBe("compacted\n");
+
+    const db = rawDb(path);
+    expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+    const staleActive = db.prepare("SELECT count(*) FROM messages WHERE active = 1").pluck().get();
+    db.close();
+    expect(staleActive).toBe(3002);
+
+    const store = openStore(path);
+    expect(store.getMessages("victim").map((m) => m.content)).toEqual(["[summary]", "old message 2999"]);
+    expect(store.openReport.settle).toMatchObject({ done: true, rowsSettled: 3000 });
+    store.close();
+    const settled = rawDb(path);
+    expect(settled.prepare("SELECT content FROM messages WHERE active = 1 ORDER BY id").pluck().all()).toEqual(["[summary]", "old message 2999"]);
+    expect(settled.prepare("SELECT count(*) FROM messages WHERE active = 0 AND compacted = 1").pluck().get()).toBe(3000);
+    settled.close();
+  });
+
   it("two processes appending to different sessions of one store both succeed", async () => {
     const path = tmp.file();
     openStore(path).close();

@@ -1,4 +1,5 @@
 import type { Database } from "better-sqlite3";
+import { ARCHIVE_MARKS_SQL, ARCHIVE_MARKS_TABLE } from "./archive-marks.ts";
 import { StoreOpenError } from "./errors.ts";
 import { declaredLayout, OLDEST_UPGRADABLE, planReconcile } from "./reconcile.ts";
 
@@ -112,6 +113,7 @@ function isSettled(db: Database, path: string): boolean {
     tableExists(db, "sessions") &&
     tableExists(db, "messages") &&
     tableExists(db, "state_meta") &&
+    tableExists(db, ARCHIVE_MARKS_TABLE) &&
     planReconcile(db, path, CURRENT_LAYOUT).length === 0 &&
     storedSql(db, "index", "idx_messages_session_uid") === UID_INDEX_SQL &&
     storedSql(db, "trigger", "messages_message_uid_insert") === UID_TRIGGER_SQL
@@ -121,8 +123,8 @@ function isSettled(db: Database, path: string): boolean {
 /**
  * Brings the layout to v31 declaratively, as upstream does: create the tables that are missing,
  * add every declared column an existing table lacks (a store of any older Hermes version),
- * leave columns this store does not declare alone, then the active-uid index and the insert
- * trigger. A fresh store (no version row and no rows) is stamped v31 with the backfill marked
+ * leave columns this store does not declare alone, then the active-uid index, the insert
+ * trigger and the archive marks table. A fresh store (no version row and no rows) is stamped v31 with the backfill marked
  * done. Returns whether the store was fresh and the version it had.
  */
 export function ensureCurrentLayout(db: Database, now: number, path: string): { fresh: boolean; previousVersion: number | null } {
@@ -131,6 +133,7 @@ export function ensureCurrentLayout(db: Database, now: number, path: string): { 
   let fresh = false;
   db.transaction(() => {
     db.exec(BASE_TABLES_SQL);
+    db.exec(ARCHIVE_MARKS_SQL);
     for (const statement of planReconcile(db, path, CURRENT_LAYOUT)) db.exec(statement);
     if (storedSql(db, "index", "idx_messages_session_uid") !== UID_INDEX_SQL) {
       db.exec("DROP INDEX IF EXISTS idx_messages_session_uid");

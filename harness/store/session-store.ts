@@ -6,6 +6,14 @@ import {
   DEFAULT_BACKFILL_CHUNK,
   type BackfillProgress,
 } from "./backfill.ts";
+import {
+  DEFAULT_SETTLE_BUDGET_MS,
+  DEFAULT_SETTLE_CHUNK,
+  derivedFlags,
+  raiseArchiveMark,
+  readArchiveMark,
+  settleArchiveMarks,
+} from "./archive-marks.ts";
 import { BatchInserter } from "./batch-insert.ts";
 import { StoreInputError } from "./errors.ts";
 import { decodeToolCallUids, decodeUidList, setUidEntry, toolCallUidMap, uidEntry, uidList } from "./identity-json.ts";
@@ -68,6 +76,9 @@ export class SessionStore {
   readonly #now: () => number;
   readonly #inserter: BatchInserter;
   readonly #selects = new Map<string, Statement>();
+  readonly #clock: () => number;
+  readonly #settleChunk: number;
+  readonly #settleOnClose: boolean;
 
   private constructor(path: string, db: Database, options: SessionStoreOptions) {
     this.path = path;
@@ -76,6 +87,9 @@ export class SessionStore {
     this.#now = options.now ?? (() => Date.now() / 1000);
     routeSqlMinting(db, this.#mint);
     const clock = options.monotonicClock ?? (() => performance.now());
+    this.#clock = clock;
+    this.#settleChunk = options.settleChunk ?? DEFAULT_SETTLE_CHUNK;
+    this.#settleOnClose = options.settleOnClose ?? path !== ":memory:";
     const layoutStarted = clock();
     const layout = ensureCurrentLayout(db, this.#now(), path);
     const layoutMs = clock() - layoutStarted;
@@ -86,7 +100,9 @@ export class SessionStore {
       onSlice: options.onBackfillSlice,
     });
     markCurrentVersion(db);
-    this.openReport = { ...layout, layoutMs, backfill };
+    // Marks a crashed process left behind: written into the stored flags as far as the budget goes.
+    const settle = settleArchiveMarks(db, { chunk: this.#settleChunk, budgetMs: options.settleBudgetMs ?? DEFAULT_SETTLE_BUDGET_MS, clock });
+    this.openReport = { ...layout, layoutMs, backfill, settle };
     this.#inserter = new BatchInserter(db);
   }
 
@@ -101,8 +117,23 @@ export class SessionStore {
     }
   }
 
+  /**
+   * Closes the connection. A file-backed store first settles its archive marks, so a build that
+   * reads only the stored flags sees what this one does; `settleOnClose: false` skips that for a
+   * store nobody else will read (a scratch store about to be deleted).
+   */
   close(): void {
-    if (this.#db.open) this.#db.close();
+    if (!this.#db.open) return;
+    try {
+      if (this.#settleOnClose) settleArchiveMarks(this.#db, { chunk: this.#settleChunk, budgetMs: Number.POSITIVE_INFINITY, clock: this.#clock });
+    } finally {
+      this.#db.close();
+    }
+  }
+
+  /** Writes every archive mark into the stored flags now (close does it too); returns the rows written. */
+  settleArchive(): number {
+    return settleArchiveMarks(this.#db, { chunk: this.#settleChunk, budgetMs: Number.POSITIVE_INFINITY, clock: this.#clock }).rowsSettled;
   }
 
   get schemaVersion(): number | null {
@@ -216,7 +247,7 @@ export class SessionStore {
    * preceding assistant row here, on the returned objects only.
    */
   getMessages(sessionId: string, options: RestoreOptions = {}): Message[] {
-    const rows = this.#selectRows("WHERE session_id = ? AND active = 1 ORDER BY id", sessionId);
+    const rows = this.#selectRows("WHERE session_id = ? AND active = 1 AND id > ? ORDER BY id", sessionId, this.#mark(sessionId));
     const index: ToolCallUidIndex = new Map();
     const messages = rows.map((row) => {
       const message = rowToMessage(row, options.includeRowIds === true);
@@ -231,17 +262,20 @@ export class SessionStore {
     return options.repairAlternation === true ? repairAlternation(messages) : messages;
   }
 
-  /** Raw rows of a session in id order; archived rows too when asked. */
+  /** Raw rows of a session in id order (flags as the archive mark makes them); archived rows too when asked. */
   getRows(sessionId: string, options: { includeInactive?: boolean } = {}): MessageRow[] {
-    const filter = options.includeInactive === true ? "" : " AND active = 1";
-    return this.#selectRows(`WHERE session_id = ?${filter} ORDER BY id`, sessionId);
+    const mark = this.#mark(sessionId);
+    if (options.includeInactive !== true) return this.#selectRows("WHERE session_id = ? AND active = 1 AND id > ? ORDER BY id", sessionId, mark);
+    const rows = this.#selectRows("WHERE session_id = ? ORDER BY id", sessionId);
+    if (mark > 0) for (const row of rows) Object.assign(row, derivedFlags(row.id, row.active, row.compacted, mark));
+    return rows;
   }
 
   /** The highest active row id of a session: the watermark a compaction snapshot covers. */
   watermark(sessionId: string): number {
     const row = this.#db
-      .prepare("SELECT COALESCE(MAX(id), 0) AS high FROM messages WHERE session_id = ? AND active = 1")
-      .get(sessionId) as { high: number };
+      .prepare("SELECT COALESCE(MAX(id), 0) AS high FROM messages WHERE session_id = ? AND active = 1 AND id > ?")
+      .get(sessionId, this.#mark(sessionId)) as { high: number };
     return row.high;
   }
 
@@ -250,22 +284,18 @@ export class SessionStore {
   /**
    * Commits an in-place compaction: active rows up to `watermark` are archived (they keep their
    * uids), the compacted list is inserted (its uids kept, engine-authored ones included, the rest
-   * minted), and rows that arrived after the watermark are cloned after it byte-exact. Returns
-   * the new live list.
+   * minted), and rows that arrived after the watermark are cloned after it byte-exact. Every row
+   * the session had before is archived by raising its archive mark, not by rewriting each row
+   * (see archive-marks.ts). Returns the new live list.
    */
   compactInPlace(sessionId: string, compactedMessages: Message[], watermark: number): Message[] {
     validateBatch(compactedMessages);
     this.#db
       .transaction(() => {
         const before = this.#maxRowId(sessionId);
-        this.#db
-          .prepare("UPDATE messages SET active = 0, compacted = 1 WHERE session_id = ? AND active = 1 AND id <= ?")
-          .run(sessionId, watermark);
         this.#insertRows(sessionId, compactedMessages.map((message) => ({ message })));
         this.#cloneRows(sessionId, sessionId, watermark, before);
-        this.#db
-          .prepare("UPDATE messages SET active = 0, compacted = 1 WHERE session_id = ? AND active = 1 AND id > ? AND id <= ?")
-          .run(sessionId, watermark, before);
+        raiseArchiveMark(this.#db, sessionId, before);
       })
       .immediate();
     return this.getMessages(sessionId);
@@ -309,7 +339,7 @@ export class SessionStore {
       .transaction(() => {
         this.createSession(sessionId);
         if (options.archiveDropped !== true) {
-          this.#db.prepare("DELETE FROM messages WHERE session_id = ? AND active = 1").run(sessionId);
+          this.#db.prepare("DELETE FROM messages WHERE session_id = ? AND active = 1 AND id > ?").run(sessionId, this.#mark(sessionId));
           this.#insertRows(sessionId, messages.map((message) => ({ message })));
           return;
         }
@@ -352,7 +382,7 @@ export class SessionStore {
         if (head === undefined) return;
         this.#cloneRows(sessionId, sessionId, head.id - 1, head.id);
         archive.run(head.id);
-        replacement = this.#selectRows("WHERE session_id = ? AND active = 1 ORDER BY id DESC LIMIT 1", sessionId)[0] ?? null;
+        replacement = this.#selectRows("WHERE session_id = ? AND active = 1 AND id > ? ORDER BY id DESC LIMIT 1", sessionId, this.#mark(sessionId))[0] ?? null;
       })
       .immediate();
     const head = replacement as MessageRow | null;
@@ -519,7 +549,12 @@ export class SessionStore {
          SELECT ?, ${COLUMN_LIST}, 1, 0 FROM messages
          WHERE session_id = ? AND active = 1 AND id > ? AND id <= ? ORDER BY id`,
       )
-      .run(toSession, fromSession, afterId, throughId);
+      .run(toSession, fromSession, Math.max(afterId, this.#mark(fromSession)), throughId);
+  }
+
+  /** Rows of the session up to this id are archived by a committed compaction, whatever their stored flags say. */
+  #mark(sessionId: string): number {
+    return readArchiveMark(this.#db, sessionId);
   }
 
   /** Reads rows as arrays and maps them (object rows with this many columns are several times slower). */
@@ -537,7 +572,7 @@ export class SessionStore {
   }
 
   #latestActiveRow(sessionId: string, uid: string): MessageRow {
-    const row = this.#selectRows("WHERE session_id = ? AND message_uid = ? AND active = 1 ORDER BY id DESC LIMIT 1", sessionId, uid)[0];
+    const row = this.#selectRows("WHERE session_id = ? AND message_uid = ? AND active = 1 AND id > ? ORDER BY id DESC LIMIT 1", sessionId, uid, this.#mark(sessionId))[0];
     if (row === undefined) throw new StoreInputError(`no active message with uid ${uid} in session "${sessionId}"`);
     return row;
   }

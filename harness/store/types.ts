@@ -1,4 +1,5 @@
 import type { Message, MessageContent, ToolCall } from "../contract/types.ts";
+import type { SettleProgress } from "./archive-marks.ts";
 import type { BackfillProgress } from "./backfill.ts";
 import type { UidMinter } from "./uid.ts";
 
@@ -17,6 +18,15 @@ export interface SessionStoreOptions {
   onBackfillSlice?: (doneThroughId: number) => void;
   /** How long a writer waits for another connection's lock (default 5000 ms). */
   busyTimeoutMs?: number;
+  /** Rows per slice when archive marks are written into the stored flags (default 2000). */
+  settleChunk?: number;
+  /** Time one open may spend settling marks a crashed process left, in ms (default 1000); at least one slice runs. */
+  settleBudgetMs?: number;
+  /**
+   * Settle every archive mark when the store closes (default: true for a file, false for
+   * `:memory:`). Turn it off only for a scratch store no other build will read.
+   */
+  settleOnClose?: boolean;
 }
 
 export interface StoreOpenReport {
@@ -27,6 +37,8 @@ export interface StoreOpenReport {
   /** Time spent bringing the layout to v31 (one write transaction when anything was missing). */
   layoutMs: number;
   backfill: BackfillProgress;
+  /** Archive marks a crashed process left, written into the stored flags by this open. */
+  settle: SettleProgress;
 }
 
 export interface RestoreOptions {

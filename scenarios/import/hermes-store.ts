@@ -33,6 +33,9 @@ const SESSION_COLUMNS: Readonly<Record<string, string | typeof REQUIRED>> = {
   started_at: "NULL",
 };
 
+/** The table of a ctxbench store's archive marks (harness/store/archive-marks.ts; a test keeps the names equal). */
+export const ARCHIVE_MARKS_TABLE = "session_archive_marks";
+
 /** The active rows of every session of a Hermes-style store, read-only, oldest session first. */
 export function sessionsFromStore(file: string, maxTextBytes = MAX_INPUT_BYTES): SourcedSession[] {
   let db: Database.Database;
@@ -75,11 +78,12 @@ function readStore(file: string, db: Database.Database, maxTextBytes: number): S
   const messageColumns = columnsOf(db, "messages");
   const active = messageColumns.has("active") ? " AND active = 1" : "";
   const rowsOf = db.prepare(`SELECT ${selectList(file, "messages", messageColumns, MESSAGE_COLUMNS)} FROM messages WHERE session_id = ?${active} ORDER BY id`);
+  const marks = archiveMarksOf(db, tables);
   const out: SourcedSession[] = [];
   let textBytes = 0;
   for (const record of sessions) {
     const id = String(record.id);
-    const rows = rowsOf.all(id) as Array<Record<string, unknown>>;
+    const rows = unarchived(rowsOf.all(id) as Array<Record<string, unknown>>, marks.get(id) ?? 0);
     if (rows.length === 0) continue;
     // The scenarios hold every active message in memory: bound them as a transcript file is.
     for (const row of rows) textBytes += textLength(row.content) + textLength(row.tool_calls);
@@ -111,6 +115,21 @@ function selectList(file: string, table: string, present: ReadonlySet<string>, d
 
 function textLength(value: unknown): number {
   return typeof value === "string" ? value.length : 0;
+}
+
+/**
+ * A ctxbench store that was not closed (its process died) can still hold archive marks: rows at
+ * or below a session's mark were archived by a committed compaction although their stored flag
+ * still says active (harness/store/archive-marks.ts).
+ */
+function archiveMarksOf(db: Database.Database, tables: ReadonlySet<string>): Map<string, number> {
+  if (!tables.has(ARCHIVE_MARKS_TABLE)) return new Map();
+  const rows = db.prepare(`SELECT session_id, through_id FROM ${ARCHIVE_MARKS_TABLE}`).all() as Array<{ session_id: string; through_id: number }>;
+  return new Map(rows.map((row) => [row.session_id, row.through_id]));
+}
+
+function unarchived(rows: Array<Record<string, unknown>>, mark: number): Array<Record<string, unknown>> {
+  return mark === 0 ? rows : rows.filter((row) => !(typeof row.id === "number" && row.id <= mark));
 }
 
 function columnsOf(db: Database.Database, table: string): Set<string> {
