@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { OverheadSuite, StoreSuite } from "../../reports/result.ts";
+import type { OverheadSuite, StoreSuite, ThroughputSuite } from "../../reports/result.ts";
 import { figuresOf } from "./figures.ts";
 
 const at = (value: number) => ({ value, low: value, high: value });
@@ -29,5 +29,10 @@ describe("baseline figures of a suite", () => {
     expect(figures["store/appends-per-second"]).toEqual({ value: 90_000, relativeUncertainty: expect.closeTo(0.05, 6), higherIsBetter: true });
     expect(figures["store/restores-per-second"]!.higherIsBetter).toBe(true);
     expect(figures["store/longest-write-lock-ms"]!.higherIsBetter).toBe(false);
+  });
+
+  it("gates on the host's share of a pass, which is worse when it grows", () => {
+    const suite: ThroughputSuite = { ...base, suite: "throughput", engines: [], hostShare: [{ messages: 10_000, medianMs: { value: 4, low: 3.8, high: 4.2 }, unreliable: null }] };
+    expect(figuresOf(suite)["throughput/host-share/10000"]).toEqual({ value: 4, relativeUncertainty: expect.closeTo(0.05, 6), higherIsBetter: false });
   });
 });

@@ -23,6 +23,7 @@ export function figuresOf(suite: BenchSuiteResult): Record<string, BaselineFigur
       for (const e of suite.engines) {
         for (const p of e.points) figures[`throughput/${e.engine}/${p.messages}`] = higherIsBetter(p.messagesPerSecond, relativeHalfWidth(p.medianMs));
       }
+      for (const p of suite.hostShare) figures[`throughput/host-share/${p.messages}`] = lowerIsBetter(p.medianMs.value, relativeHalfWidth(p.medianMs));
       break;
     case "cache":
       for (const e of suite.engines) figures[`cache/${e.engine}/hit-ratio`] = higherIsBetter(e.hitRatio);

@@ -5,6 +5,7 @@ import type { SelectionOutcome } from "../trace/events.ts";
 import { isThenable, readEngineField, type HookOutcome, type TraceRecorder } from "../trace/recorder.ts";
 import { planCacheBreakpoints } from "./cache-plan.ts";
 import { cloneMessage, cloneMessages } from "./clone.ts";
+import type { ReferenceViews } from "./reference-views.ts";
 import { sanitizeRequest } from "./sanitize.ts";
 import { unsendableProblem } from "./sendable.ts";
 
@@ -14,6 +15,8 @@ export interface AssemblyState {
   incomingIndex: number;
   /** Records the select_context call when given; the overhead benchmark omits it. */
   recorder?: TraceRecorder | undefined;
+  /** The conversation's reusable private copies for select_context; without it every request clones the history. */
+  views?: ReferenceViews | undefined;
 }
 
 export interface AssembledRequest {
@@ -56,13 +59,15 @@ function callSelectContext(
   state: AssemblyState,
 ): HookOutcome | Promise<HookOutcome> {
   const incoming = state.incomingIndex >= 0 ? transcript[state.incomingIndex] : undefined;
+  const views = state.views;
   const options = {
-    conversation_messages: cloneMessages(transcript),
-    incoming_message: incoming === undefined ? null : cloneMessage(incoming),
+    conversation_messages: views === undefined ? cloneMessages(transcript) : views.conversation(transcript),
+    incoming_message: incoming === undefined ? null : views === undefined ? cloneMessage(incoming) : views.incoming(incoming),
     budget_tokens: readEngineField(engine, "context_length") || 0,
   };
   if (state.recorder !== undefined) {
-    // The clones equal the transcript; digesting the transcript reuses its cached JSON.
+    // The copies equal the transcript (unless the engine edited its own copy in an earlier request,
+    // SEL-6); the trace digests the host's history itself, reusing its cached JSON.
     const digestArgs = [wire, { ...options, conversation_messages: transcript, incoming_message: incoming ?? null }];
     return state.recorder.callHook(engine, "select_context", [wire, options], { session: state.session, digestArgs });
   }

@@ -10,6 +10,7 @@ import type { Scenario, ScheduleStep } from "../../scenarios/format.ts";
 import { cloneMessages } from "./clone.ts";
 import { applyHostEvent } from "./host-events.ts";
 import { endSession, notifyHook, restoredSession, startSession, systemMessage } from "./lifecycle.ts";
+import { isPersistedMessage } from "./persisted-message.ts";
 import { PassPool } from "./pool.ts";
 import { DEFAULT_HOST_TOOLS, type HostRuntime, type SessionRuntime } from "./runtime.ts";
 import { SqliteHostStore } from "./sqlite-store.ts";
@@ -120,12 +121,6 @@ function createRuntime(scenario: Scenario, engine: ContextEngine, options: PlayO
   };
   runtime.recorder.memoizeDigests(isPersistedMessage);
   return runtime;
-}
-
-/** A message the store has written (it carries the row's timestamp and uid); the host never edits one again. */
-function isPersistedMessage(value: object): boolean {
-  const message = value as { timestamp?: unknown; message_uid?: unknown; role?: unknown };
-  return typeof message.timestamp === "number" && typeof message.message_uid === "string" && typeof message.role === "string";
 }
 
 /** A scenario session: its stored rows (a legacy store may hold some) or a fresh system prompt. */

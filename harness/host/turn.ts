@@ -10,6 +10,7 @@ import { cloneMessages, cloneValue } from "./clone.ts";
 import { runCompactionPass } from "./compaction.ts";
 import { askShouldCompress, madeProgress, MAX_TURN_PASSES, postToolGate, preApiGate, turnPass } from "./pressure-gates.ts";
 import { notifyHook } from "./lifecycle.ts";
+import { referenceViewsOf } from "./reference-views.ts";
 import type { HostRuntime, SessionRuntime } from "./runtime.ts";
 import { answerToolCall, warn } from "./tools.ts";
 
@@ -176,7 +177,12 @@ async function toolLoop(runtime: HostRuntime, session: SessionRuntime, state: Tu
 
 /** The incoming message is this turn's user message: the last user message, also after a compaction rewrote the history. */
 function assemble(runtime: HostRuntime, session: SessionRuntime): AssembledRequest | Promise<AssembledRequest> {
-  return assembleRequest(session.history, runtime.engine, { session: session.id, incomingIndex: lastUserIndex(session.history), recorder: runtime.recorder });
+  return assembleRequest(session.history, runtime.engine, {
+    session: session.id,
+    incomingIndex: lastUserIndex(session.history),
+    recorder: runtime.recorder,
+    views: referenceViewsOf(session),
+  });
 }
 
 function lastUserIndex(history: readonly Message[]): number {

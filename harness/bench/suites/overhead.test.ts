@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ContextEngine } from "../../contract/context-engine.ts";
 import type { Message } from "../../contract/types.ts";
+import { isPersistedMessage } from "../../host/persisted-message.ts";
 import { overheadGoals, overheadTranscript, runOverheadBench } from "./overhead.ts";
 import { measureInterleaved, type VariantMeasurement } from "../interleave.ts";
 import { compareInterleaved } from "../stats.ts";
@@ -27,15 +28,15 @@ class AsyncSelector extends ContextEngine {
 const tiny = { rounds: 1, samplesPerRound: 3, minSampleNs: 2_000, warmupMs: 1 };
 
 describe("overhead suite", () => {
-  it("builds a request that ends on the user's message and carries host identity fields", () => {
+  it("builds a request that ends on the user's message and is persisted, as the host's history is", () => {
     const transcript = overheadTranscript(60, 1);
     expect(transcript.length).toBeLessThanOrEqual(60);
     expect(transcript.at(-1)!.role).toBe("user");
-    expect(transcript.every((m) => typeof m.message_uid === "string")).toBe(true);
+    expect(transcript.every((m) => isPersistedMessage(m))).toBe(true);
     expect(overheadTranscript(60, 1)).toEqual(transcript);
   });
 
-  it("measures every variant in both stages, checks CACHE-1 byte identity, and states its three goals", async () => {
+  it("measures every variant in both stages, checks CACHE-1 byte identity, and states its four goals", async () => {
     const suite = await runOverheadBench({ messages: 40, measure: tiny });
     expect(suite.requestsByteIdentical).toBe(true);
     expect(suite.variants.map((v) => `${v.stage}/${v.variant}`)).toEqual([
@@ -51,7 +52,7 @@ describe("overhead suite", () => {
       expect(row.ratioToNoEngine === null).toBe(row.variant === "no-engine");
       expect(row.ratioToStringify === null).toBe(row.stage === "selection");
     }
-    expect(suite.goals.map((g) => g.id)).toEqual(["identity-check", "inheriting-vs-none", "assembly-vs-stringify"]);
+    expect(suite.goals.map((g) => g.id)).toEqual(["identity-check", "inheriting-vs-none", "noop-select-vs-none", "assembly-vs-stringify"]);
     expect(suite.stringifyFloorNs).toBeGreaterThan(0);
   });
 
@@ -77,7 +78,7 @@ describe("overhead goals on a noisy measurement", () => {
     expect(comparison.ratio.high).toBeLessThan(1);
     expect(run.noise.noisy).toBe(false);
 
-    const goal = overheadGoals({ identityCheck: comparison, inheriting: comparison, assemblyToStringify: 0.3, messages: 500, noise: run.noise }).find((g) => g.id === "inheriting-vs-none")!;
+    const goal = overheadGoals({ identityCheck: comparison, inheriting: comparison, noopSelect: comparison, assemblyToStringify: 0.3, messages: 500, noise: run.noise }).find((g) => g.id === "inheriting-vs-none")!;
     expect(goal.measured).toBeLessThan(1.01);
     expect(goal.status).toBe("noisy");
     expect(goal.reason).toMatch(/faster than its baseline/);
@@ -93,7 +94,7 @@ describe("overhead goals on a noisy measurement", () => {
     const run = await measureInterleaved([machine.variant("assembly/no-engine", 1000), machine.variant("assembly/inheriting", 1001)], measure);
     const [base, inheriting] = run.variants;
     const comparison = compareInterleaved({ samples: inheriting!.samplesNs, perRound: inheriting!.perRound }, { samples: base!.samplesNs, perRound: base!.perRound });
-    const goals = overheadGoals({ identityCheck: comparison, inheriting: comparison, assemblyToStringify: 0.3, messages: 500, noise: run.noise });
+    const goals = overheadGoals({ identityCheck: comparison, inheriting: comparison, noopSelect: comparison, assemblyToStringify: 0.3, messages: 500, noise: run.noise });
     expect(goals.find((g) => g.id === "inheriting-vs-none")!.status).toBe("met");
   });
 });

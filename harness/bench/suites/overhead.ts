@@ -7,7 +7,7 @@ import { ContextEngine, overridesHook } from "../../contract/context-engine.ts";
 import { disposeEngine } from "../../contract/native.ts";
 import type { Message, Usage } from "../../contract/types.ts";
 import { assembleRequest, type AssembledRequest } from "../../host/assemble.ts";
-import { cloneMessage, cloneMessages } from "../../host/clone.ts";
+import { ReferenceViews } from "../../host/reference-views.ts";
 import { generateScenario, sessionMessages } from "../../../scenarios/index.ts";
 import type { OverheadSuite, OverheadVariant } from "../../../reports/result.ts";
 import { judgeGoal, type Goal } from "../goals.ts";
@@ -32,7 +32,7 @@ class InheritingEngine extends ContextEngine {
   }
 }
 
-/** Overrides select_context with a no-op: pays for the host's clones and the call, changes nothing. */
+/** Overrides select_context with a no-op: pays for the host's reference copies and the call, changes nothing. */
 class SelectNullEngine extends InheritingEngine {
   override readonly name: string = "select-null";
   override select_context(): null {
@@ -55,6 +55,7 @@ export const OVERHEAD_GOALS = {
   identityCheckNs: 5,
   inheritingRatio: 1.01,
   assemblyToStringify: 0.5,
+  noopSelectRatio: 1.2,
 } as const;
 
 /** A realistic request: a generated coding session cut to `count` messages, carrying host identity fields. */
@@ -63,7 +64,8 @@ export function overheadTranscript(count: number, seed: number): Message[] {
   const all = sessionMessages(scenario.sessions[0]!);
   const cut = all.slice(0, count);
   while (cut.length > 1 && cut[cut.length - 1]!.role !== "user") cut.pop();
-  return cut.map((message, index) => ({ ...message, message_uid: uidFor(`overhead:${index + 1}`) }));
+  // Persisted, as the host's history is: a row's uid and timestamp on every message.
+  return cut.map((message, index) => ({ ...message, message_uid: uidFor(`overhead:${index + 1}`), timestamp: 1_767_225_600 + index }));
 }
 
 function lastUserIndex(messages: readonly Message[]): number {
@@ -86,17 +88,18 @@ async function privateIdentityCheck(variant: number): Promise<IdentityCheck> {
 }
 
 /** The selection stage exactly as the host runs it: the identity check, and for overriders the clones and the call. */
-function selectionStage(check: IdentityCheck, engine: ContextEngine | null, wire: Message[], transcript: readonly Message[], incomingIndex: number): unknown {
+function selectionStage(check: IdentityCheck, engine: ContextEngine | null, wire: Message[], transcript: readonly Message[], incomingIndex: number, views: ReferenceViews): unknown {
   if (engine === null || !check(engine, "select_context")) return null;
   return engine.select_context(wire, {
-    conversation_messages: cloneMessages(transcript),
-    incoming_message: incomingIndex >= 0 ? cloneMessage(transcript[incomingIndex]!) : null,
+    conversation_messages: views.conversation(transcript),
+    incoming_message: incomingIndex >= 0 ? views.incoming(transcript[incomingIndex]!) : null,
     budget_tokens: engine.context_length || 0,
   });
 }
 
-function assembleSync(transcript: readonly Message[], engine: ContextEngine | null, incomingIndex: number): AssembledRequest {
-  const result = assembleRequest(transcript, engine, { session: "bench", incomingIndex });
+/** One request's assembly as the host makes it, with the conversation's reference copies when given (the host always gives them). */
+function assembleSync(transcript: readonly Message[], engine: ContextEngine | null, incomingIndex: number, views?: ReferenceViews): AssembledRequest {
+  const result = assembleRequest(transcript, engine, { session: "bench", incomingIndex, views });
   if (result instanceof Promise) throw new Error(`${engine?.name ?? "no engine"}: select_context is asynchronous; the overhead suite times synchronous assembly only`);
   return result;
 }
@@ -144,19 +147,26 @@ export async function runOverheadBench(options: OverheadBenchOptions = {}): Prom
 
     let sink = 0;
     const checks = await Promise.all(contenders.map((_, index) => privateIdentityCheck(index)));
-    const selection: Variant[] = contenders.map(({ variant, engine }, index) => ({
-      name: `selection/${variant}`,
-      run(n) {
-        const check = checks[index]!;
-        for (let i = 0; i < n; i++) if (selectionStage(check, engine, wire, transcript, incomingIndex) !== null) sink++;
-      },
-    }));
-    const assembly: Variant[] = contenders.map(({ variant, engine }) => ({
-      name: `assembly/${variant}`,
-      run(n) {
-        for (let i = 0; i < n; i++) sink += assembleSync(transcript, engine, incomingIndex).messages.length;
-      },
-    }));
+    // Each contender is a conversation of its own, with its own reference copies, as in the host.
+    const selection: Variant[] = contenders.map(({ variant, engine }, index) => {
+      const views = new ReferenceViews();
+      return {
+        name: `selection/${variant}`,
+        run(n) {
+          const check = checks[index]!;
+          for (let i = 0; i < n; i++) if (selectionStage(check, engine, wire, transcript, incomingIndex, views) !== null) sink++;
+        },
+      };
+    });
+    const assembly: Variant[] = contenders.map(({ variant, engine }) => {
+      const views = new ReferenceViews();
+      return {
+        name: `assembly/${variant}`,
+        run(n) {
+          for (let i = 0; i < n; i++) sink += assembleSync(transcript, engine, incomingIndex, views).messages.length;
+        },
+      };
+    });
     const stringify: Variant = {
       name: "stringify",
       run(n) {
@@ -205,6 +215,7 @@ export async function runOverheadBench(options: OverheadBenchOptions = {}): Prom
     const goals = overheadGoals({
       identityCheck: comparisonOf(row("selection", "inheriting")),
       inheriting: comparisonOf(row("assembly", "inheriting")),
+      noopSelect: comparisonOf(row("assembly", "select-null")),
       assemblyToStringify: row("assembly", "inheriting").ratioToStringify!,
       messages: transcript.length,
       noise,
@@ -239,6 +250,8 @@ export interface OverheadGoalInputs {
   identityCheck: Comparison;
   /** Whole assembly with an inheriting engine against no engine. */
   inheriting: Comparison;
+  /** Whole assembly with a no-op select_context override against no engine: the host's reference copies and the call. */
+  noopSelect: Comparison;
   assemblyToStringify: number;
   messages: number;
   noise: RunNoise;
@@ -250,7 +263,7 @@ export interface OverheadGoalInputs {
  * the baseline) makes the goal noisy instead of met.
  */
 export function overheadGoals(inputs: OverheadGoalInputs): Goal[] {
-  const { identityCheck, inheriting, noise } = inputs;
+  const { identityCheck, inheriting, noopSelect, noise } = inputs;
   return [
     judgeGoal(
       {
@@ -267,6 +280,17 @@ export function overheadGoals(inputs: OverheadGoalInputs): Goal[] {
       { id: "inheriting-vs-none", engine: null, description: "whole assembly with an inheriting engine ÷ with no engine", limit: OVERHEAD_GOALS.inheritingRatio, unit: "×" },
       inheriting.ratio,
       ratioReason(inheriting.ratio, noise, { addsWork: true }),
+    ),
+    judgeGoal(
+      {
+        id: "noop-select-vs-none",
+        engine: null,
+        description: "whole assembly with a no-op select_context override ÷ with no engine (the inheriting assembly equals no engine's): what the host's copies of conversation_messages and the call cost",
+        limit: OVERHEAD_GOALS.noopSelectRatio,
+        unit: "×",
+      },
+      noopSelect.ratio,
+      ratioReason(noopSelect.ratio, noise, { addsWork: true }),
     ),
     judgeGoal(
       {

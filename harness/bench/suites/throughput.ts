@@ -4,12 +4,9 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { ContextEngine } from "../../contract/context-engine.ts";
-import { estimateTokensRough } from "../../contract/tokens.ts";
 import { disposeEngine } from "../../contract/native.ts";
 import type { Message } from "../../contract/types.ts";
 import { cloneMessages } from "../../host/clone.ts";
-import { judgeOutput } from "../../host/compaction.ts";
-import { SessionStore } from "../../store/session-store.ts";
 import { sampleTranscript } from "../../../engines/shared/sample-transcript.ts";
 import type { HostSharePoint, ThroughputEngineResult, ThroughputSuite } from "../../../reports/result.ts";
 import { judgeGoal, type Goal } from "../goals.ts";
@@ -17,6 +14,7 @@ import { NoiseProbe } from "../noise.ts";
 import { estimateReason, noiseReason } from "../reliability.ts";
 import { fittedExponentWithInterval, medianWithInterval } from "../stats.ts";
 import { DEFAULT_SIZES, runThroughputBench } from "./engine-throughput.ts";
+import { measureHostShare } from "./host-share.ts";
 
 export interface ThroughputSuiteOptions {
   engines: Array<{ name: string; create(): ContextEngine | Promise<ContextEngine> }>;
@@ -73,7 +71,7 @@ export async function runThroughputSuite(options: ThroughputSuiteOptions): Promi
     }
     for (const size of sizes.filter((size) => size <= HOST_SHARE_MAX_MESSAGES)) {
       const transcript = transcripts.get(size)!;
-      hostShare.push({ messages: transcript.length, medianMs: hostShareOf(transcript, join(scratch, `host-${size}.sqlite`), probe), unreliable: null });
+      hostShare.push({ messages: transcript.length, medianMs: hostShareOf(transcript, scratch, probe), unreliable: null });
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -152,28 +150,8 @@ export function referencePassOutput(transcript: readonly Message[]): Message[] {
   return [...system, summary, ...transcript.slice(cut)];
 }
 
-/** The host's work around one pass, as the reference host does it: snapshot, judge the output, commit in place. In ms, over a few runs. */
-function hostShareOf(transcript: readonly Message[], storePath: string, probe: NoiseProbe) {
-  const output = referencePassOutput(transcript);
-  const times: number[] = [];
-  const store = SessionStore.open(storePath);
-  try {
-    for (let run = 0; run < HOST_SHARE_RUNS; run++) {
-      const sessionId = `share-${run}`;
-      store.appendMessages(sessionId, cloneMessages(transcript));
-      const watermark = Math.max(...store.getMessages(sessionId, { includeRowIds: true }).map((m) => Number(m._row_id)));
-      const candidate = cloneMessages(output);
-      probe.sample();
-      const startedAt = performance.now();
-      const snapshot = cloneMessages(transcript);
-      const verdict = judgeOutput(candidate, transcript, estimateTokensRough(transcript));
-      if (verdict.outcome !== "committed") throw new Error(`the reference pass output was refused (${verdict.outcome})`);
-      store.compactInPlace(sessionId, candidate, watermark);
-      times.push(performance.now() - startedAt);
-      if (snapshot.length !== transcript.length) throw new Error("snapshot lost messages");
-    }
-  } finally {
-    store.close();
-  }
-  return medianWithInterval(times);
+/** The host's work around one pass, as the reference host does it (host-share.ts): snapshot, judge the output, commit in place. In ms, over a few runs. */
+function hostShareOf(transcript: readonly Message[], dir: string, probe: NoiseProbe) {
+  const share = measureHostShare(transcript, referencePassOutput(transcript), { runs: HOST_SHARE_RUNS, dir, beforeRun: () => probe.sample() });
+  return medianWithInterval(share.totalsMs);
 }
