@@ -3,6 +3,7 @@ import { estimateTokensRough } from "../contract/tokens.ts";
 import type { CompactionOutcome, CompactionTrigger } from "../trace/events.ts";
 import { isThenable, type HookOutcome } from "../trace/recorder.ts";
 import { cloneMessages, cloneValue } from "./clone.ts";
+import { historyTokensRough } from "./history-tokens.ts";
 import { sanitizeMemoryContext } from "./memory-context.ts";
 import type { HostRuntime, SessionRuntime } from "./runtime.ts";
 import { notifyHook } from "./lifecycle.ts";
@@ -42,7 +43,7 @@ type Settled = { kind: "done"; outcome: HookOutcome; async: boolean; returned?: 
  */
 export async function runCompactionPass(runtime: HostRuntime, session: SessionRuntime, request: PassRequest): Promise<PassResult> {
   const before = session.history;
-  const tokensBefore = estimateTokensRough(before);
+  const tokensBefore = historyTokensRough(before);
   if (session.compacting) {
     recordCompaction(runtime, session, request, "busy", cloneMessages(before), null, tokensBefore, null, "a pass of this session is already running", 0);
     return { outcome: "busy", tokensBefore, tokensAfter: null };

@@ -1,4 +1,5 @@
 import { estimateTokensRough } from "../contract/tokens.ts";
+import { historyTokensRough } from "./history-tokens.ts";
 import type { Message } from "../contract/types.ts";
 import { isThenable } from "../trace/recorder.ts";
 import { runCompactionPass, type PassRequest, type PassResult } from "./compaction.ts";
@@ -45,7 +46,7 @@ export async function preApiGate(runtime: HostRuntime, session: SessionRuntime, 
  */
 export async function postToolGate(runtime: HostRuntime, session: SessionRuntime, lastPromptTokens: number | null): Promise<GateOutcome> {
   if (!gatesOpen(session)) return "proceed";
-  const pressure = lastPromptTokens !== null && lastPromptTokens > 0 ? lastPromptTokens : estimateTokensRough(session.history);
+  const pressure = lastPromptTokens !== null && lastPromptTokens > 0 ? lastPromptTokens : historyTokensRough(session.history);
   return compactIfAsked(runtime, session, pressure, "post-tool");
 }
 

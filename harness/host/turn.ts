@@ -1,5 +1,4 @@
 import { overridesHook } from "../contract/context-engine.ts";
-import { estimateTokensRough } from "../contract/tokens.ts";
 import type { Message, MessageContent, TurnCompleteInfo, Usage } from "../contract/types.ts";
 import type { ProviderReply } from "../provider/simulated-provider.ts";
 import { canonicalJson } from "../trace/canonical-json.ts";
@@ -9,6 +8,7 @@ import { assembleRequest, type AssembledRequest } from "./assemble.ts";
 import { cloneMessages, cloneValue } from "./clone.ts";
 import { runCompactionPass } from "./compaction.ts";
 import { askShouldCompress, madeProgress, MAX_TURN_PASSES, postToolGate, preApiGate, turnPass } from "./pressure-gates.ts";
+import { historyTokensRough } from "./history-tokens.ts";
 import { notifyHook } from "./lifecycle.ts";
 import { referenceViewsOf } from "./reference-views.ts";
 import type { HostRuntime, SessionRuntime } from "./runtime.ts";
@@ -77,7 +77,7 @@ function turnStartFlush(runtime: HostRuntime, session: SessionRuntime, user: Mes
 /** should_compress on the estimate (up to the turn's three passes while they make progress); otherwise one engine-driven pass. */
 async function preflight(runtime: HostRuntime, session: SessionRuntime): Promise<TurnExit | null> {
   const { engine, recorder } = runtime;
-  let tokens = estimateTokensRough(session.history);
+  let tokens = historyTokensRough(session.history);
   if (await askShouldCompress(runtime, session, tokens, "preflight")) {
     while (session.turnPasses < MAX_TURN_PASSES) {
       const result = await turnPass(runtime, session, { trigger: "preflight", currentTokens: tokens });

@@ -1,16 +1,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { estimateTokensRough } from "../../contract/tokens.ts";
 import type { Message } from "../../contract/types.ts";
 import { cloneMessages } from "../../host/clone.ts";
 import { judgeOutput } from "../../host/compaction.ts";
+import { historyTokensRough } from "../../host/history-tokens.ts";
 import { SessionStore } from "../../store/session-store.ts";
 import { mad, median } from "../stats.ts";
 
 /** The host's work around one compaction pass, part by part (medians of the runs, ms). */
 export interface HostShare {
-  /** The deep snapshot the engine works on. */
+  /** The history's estimate and the deep snapshot the engine works on. */
   snapshotMs: number;
   /** Judging the output (invalid, empty, unchanged, grown). */
   judgeMs: number;
@@ -27,8 +27,10 @@ export const DEFAULT_HOST_SHARE_RUNS = 5;
 
 /**
  * Times what the reference host adds to one pass over `transcript` whose engine answered `output`,
- * as the host does it: snapshot, judge, commit in place into a file-backed store (archiving every
- * earlier row) and restore. Each run commits into a fresh session of one store.
+ * as the host does it: the history's estimate, the snapshot, judging the output, the commit in
+ * place into a file-backed store (archiving every earlier row) and the restore. Each run commits
+ * into a fresh session of one store; its history is the persisted list the store stamped, and its
+ * estimate was taken once before, as the turn's preflight takes it.
  */
 export function measureHostShare(
   transcript: readonly Message[],
@@ -43,14 +45,17 @@ export function measureHostShare(
   try {
     for (let run = 0; run < runs; run++) {
       const sessionId = `share-${run}`;
-      store.appendMessages(sessionId, cloneMessages(transcript));
+      const history = cloneMessages(transcript);
+      store.appendMessages(sessionId, history);
+      historyTokensRough(history);
       const watermark = store.watermark(sessionId);
       const candidate = cloneMessages(output);
       options.beforeRun?.();
       const started = performance.now();
-      const snapshot = cloneMessages(transcript);
+      const tokensBefore = historyTokensRough(history);
+      const snapshot = cloneMessages(history);
       const snapshotDone = performance.now();
-      const verdict = judgeOutput(candidate, transcript, estimateTokensRough(transcript));
+      const verdict = judgeOutput(candidate, history, tokensBefore);
       const judged = performance.now();
       if (verdict.outcome !== "committed") throw new Error(`the pass output was refused (${verdict.outcome})`);
       store.compactInPlace(sessionId, candidate, watermark);
