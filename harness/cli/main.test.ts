@@ -13,7 +13,7 @@ describe("runCli", () => {
   it("exits 2 naming an unknown command", async () => {
     const io = memoryIo(FIXTURES);
     expect(await runCli(["foo"], io)).toBe(2);
-    expect(io.err()).toMatch(/^ctxbench: Unknown command "foo"\. Commands: (.+, )?engines, (.+, )?main\b.*\nRun "ctxbench --help" for usage\.\n$/);
+    expect(io.err()).toMatch(/^ctxbench: Unknown command "foo"\. Commands: (.+, )?engines, (.+, )?main\b.* See "ctxbench --help" for usage\.\n$/);
     expect(io.out()).toBe("");
   });
   it("exits 2 without a command and for an unknown option", async () => {

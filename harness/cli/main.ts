@@ -1,6 +1,7 @@
 import yargs from "yargs";
 import { COMMANDS, commandName, type CommandEntry } from "./commands.ts";
 import { CtxbenchError } from "../util/errors.ts";
+import { escapeTerminal } from "../util/escape.ts";
 import { processIo, type CliIo } from "./io.ts";
 import { PACKAGE_JSON } from "../util/package-root.ts";
 
@@ -48,14 +49,20 @@ function assertKnownCommand(argv: readonly string[]): CommandEntry | undefined {
 
 class UsageErrorFromYargs extends CtxbenchError {
   constructor(message: string) {
-    super(`${message}\nRun "ctxbench --help" for usage.`, 2);
+    super(`${message}${/[.!?]$/.test(message) ? "" : "."} See "ctxbench --help" for usage.`, 2);
   }
 }
 
+/** One line on stderr for every refusal; text from files and engines is shown, never obeyed. */
 function reportError(error: unknown, io: CliIo): number {
   if (error instanceof CtxbenchError) {
-    io.stderr(`ctxbench: ${error.message}\n`);
+    io.stderr(`ctxbench: ${escapeTerminal(error.message)}\n`);
     return error.exitCode;
+  }
+  // yargs rethrows an error from an option's coerce (a value the option parsers refuse) as its own YError.
+  if (error instanceof Error && error.name === "YError") {
+    io.stderr(`ctxbench: ${escapeTerminal(error.message)}\n`);
+    return 2;
   }
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
   io.stderr(`ctxbench: internal error: ${detail}\nThis is a bug in ctxbench; please report it with the command you ran.\n`);

@@ -41,7 +41,7 @@ describe("ctxbench scenarios", () => {
     expect(unknown.err).toContain('unknown scenario "nope"');
     const seed = await run(["show", "basic", "--seed", "1.5"]);
     expect(seed.code).toBe(2);
-    expect(seed.err).toContain("--seed must be an integer");
+    expect(seed.err).toContain(`--seed must be a whole number, got "1.5"`);
   });
 
   it("generate follows its options", async () => {
@@ -58,7 +58,7 @@ describe("ctxbench scenarios", () => {
     expect((await run(["generate", "--id-style", "weird"])).code).toBe(2);
     const negative = await run(["generate", "--tool-output-bytes", "-5"]);
     expect(negative.code).toBe(2);
-    expect(negative.err).toContain("--tool-output-bytes must be a whole number >= 0");
+    expect(negative.err).toContain("--tool-output-bytes must be a whole number from 0 to 1000000, got -5");
   });
 
   it("import writes one scenario file per session into --out", async () => {

@@ -1,4 +1,3 @@
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import Table from "cli-table3";
 import type { Argv, CommandModule } from "yargs";
@@ -16,8 +15,10 @@ import {
   type InterleaveMode,
   type ToolCallIdStyle,
 } from "../../scenarios/index.ts";
-import { UsageError } from "../util/errors.ts";
+import { describeBytes } from "../util/input-limits.ts";
 import type { CliIo } from "./io.ts";
+import { parseSeed, parseWholeNumber } from "./option-values.ts";
+import { prepareOutputDirectory, removeCreated, writeFilesAtomically } from "./output-paths.ts";
 
 /** `ctxbench scenarios list|show|generate|import`: the scenario catalogue and its inputs. */
 export function scenariosCommand(io: CliIo): CommandModule<object, object> {
@@ -64,10 +65,9 @@ function showCommand(io: CliIo): CommandModule<object, { name: string; seed: num
     builder: (y) =>
       y
         .positional("name", { type: "string", demandOption: true, describe: "A name from `ctxbench scenarios list`" })
-        .option("seed", { type: "number", default: DEFAULT_SEED, describe: "Seed of the generator" }),
+        .option("seed", { default: DEFAULT_SEED, coerce: (raw: unknown) => parseSeed("--seed", raw), describe: "Seed of the generator (a whole number)" }),
     handler: (args) => {
-      const seed = integerOption("--seed", args.seed);
-      io.stdout(scenarioToJson(buildScenario(args.name, seed)));
+      io.stdout(scenarioToJson(buildScenario(args.name, args.seed)));
     },
   };
 }
@@ -89,30 +89,38 @@ function generateCommand(io: CliIo): CommandModule<object, GenerateArgs> {
     describe: "Print an ad-hoc coding-agent scenario as JSON",
     builder: (y) =>
       y
-        .option("turns", { type: "number", default: 24, describe: "Turns per session" })
-        .option("sessions", { type: "number", default: 1, describe: "Sessions, interleaved on one engine" })
-        .option("tool-output-bytes", { type: "number", default: 2000, describe: "Mean size of a tool output (each is 0.5–1.5× this)" })
+        .option("turns", { default: 24, coerce: (raw: unknown) => parseWholeNumber("--turns", raw, { max: GENERATE_LIMITS.turnsPerSession }), describe: `Turns per session (at most ${GENERATE_LIMITS.turnsPerSession})` })
+        .option("sessions", { default: 1, coerce: (raw: unknown) => parseWholeNumber("--sessions", raw, { min: 1, max: GENERATE_LIMITS.sessions }), describe: `Sessions, interleaved on one engine (at most ${GENERATE_LIMITS.sessions})` })
+        .option("tool-output-bytes", {
+          default: 2000,
+          coerce: (raw: unknown) => parseWholeNumber("--tool-output-bytes", raw, { max: GENERATE_LIMITS.toolOutputBytes }),
+          describe: "Mean size of a tool output (each is 0.5–1.5× this)",
+        })
         .option("id-style", {
           type: "string",
           default: "unique",
           choices: [...TOOL_CALL_ID_STYLES],
           describe: "Tool-call ids: unique provider ids, deterministic call_<12hex>, one constant id, or call_0.. per response",
         })
-        .option("calls-per-step", { type: "number", default: 1, describe: "Most tool calls in one response (above 1: parallel batches)" })
+        .option("calls-per-step", {
+          default: 1,
+          coerce: (raw: unknown) => parseWholeNumber("--calls-per-step", raw, { min: 1, max: GENERATE_LIMITS.callsPerStep }),
+          describe: "Most tool calls in one response (above 1: parallel batches)",
+        })
         .option("interleave", { type: "string", default: "round-robin", choices: [...INTERLEAVE_MODES], describe: "How sessions interleave" })
-        .option("context-length", { type: "number", default: DEFAULT_CONTEXT_LENGTH, describe: "The model's context window in tokens" })
-        .option("seed", { type: "number", default: DEFAULT_SEED, describe: "Seed of the generator" }),
+        .option("context-length", { default: DEFAULT_CONTEXT_LENGTH, coerce: (raw: unknown) => parseWholeNumber("--context-length", raw, { min: 1 }), describe: "The model's context window in tokens" })
+        .option("seed", { default: DEFAULT_SEED, coerce: (raw: unknown) => parseSeed("--seed", raw), describe: "Seed of the generator (a whole number)" })
+        .epilogue(`The scenario may be at most an estimated ${describeBytes(GENERATE_LIMITS.scenarioBytes)} of JSON, so run can read it.`),
     handler: (args) => {
-      const maxCalls = positive("--calls-per-step", args["calls-per-step"], GENERATE_LIMITS.callsPerStep);
       const scenario = generateScenario({
-        turns: nonNegative("--turns", args.turns, GENERATE_LIMITS.turnsPerSession),
-        sessions: positive("--sessions", args.sessions, GENERATE_LIMITS.sessions),
-        toolOutputBytes: nonNegative("--tool-output-bytes", args["tool-output-bytes"], GENERATE_LIMITS.toolOutputBytes),
+        turns: args.turns,
+        sessions: args.sessions,
+        toolOutputBytes: args["tool-output-bytes"],
         idStyle: args["id-style"] as ToolCallIdStyle,
-        callsPerStep: [1, maxCalls],
+        callsPerStep: [1, args["calls-per-step"]],
         interleave: args.interleave as InterleaveMode,
-        contextLength: positive("--context-length", args["context-length"]),
-        seed: integerOption("--seed", args.seed),
+        contextLength: args["context-length"],
+        seed: args.seed,
       });
       io.stdout(scenarioToJson(scenario));
     },
@@ -129,23 +137,26 @@ function importCommand(io: CliIo): CommandModule<object, { file: string; out: st
         .positional("file", { type: "string", demandOption: true, describe: "The file to import" })
         .option("out", { type: "string", describe: "Write imported-<session>.json files into this directory" })
         .option("model", { type: "string", describe: "Model name when the source records none" })
-        .option("context-length", { type: "number", default: DEFAULT_CONTEXT_LENGTH, describe: "The model's context window in tokens" }),
+        .option("context-length", { default: DEFAULT_CONTEXT_LENGTH, coerce: (raw: unknown) => parseWholeNumber("--context-length", raw, { min: 1 }), describe: "The model's context window in tokens" }),
     handler: (args) => {
       const file = resolve(io.cwd, args.file);
-      const scenarios = importScenarios(file, { contextLength: positive("--context-length", args["context-length"]), ...(args.model ? { model: args.model } : {}) });
-      // Every scenario is serialised before anything is written, so a failure leaves no output behind.
-      const used = new Set<string>();
-      const outputs = scenarios.map((scenario) => ({ name: uniqueFileName(scenario.sessions[0]!.id, used), text: scenarioToJson(scenario) }));
-      if (args.out === undefined) {
-        for (const output of outputs) io.stdout(output.text);
-        return;
-      }
-      const dir = resolve(io.cwd, args.out);
-      mkdirSync(dir, { recursive: true });
-      for (const output of outputs) {
-        const path = join(dir, output.name);
-        writeFileSync(path, output.text);
-        io.stdout(`${path}\n`);
+      // --out is checked (and made) before the file is read; a failure after that removes what it made.
+      const out = args.out === undefined ? null : prepareOutputDirectory("--out", args.out, io.cwd);
+      try {
+        const scenarios = importScenarios(file, { contextLength: args["context-length"], ...(args.model ? { model: args.model } : {}) });
+        // Every scenario is serialised before anything is written, so a failure leaves no output behind.
+        const used = new Set<string>();
+        const outputs = scenarios.map((scenario) => ({ name: uniqueFileName(scenario.sessions[0]!.id, used), text: scenarioToJson(scenario) }));
+        if (out === null) {
+          for (const output of outputs) io.stdout(output.text);
+          return;
+        }
+        const files = outputs.map((output) => ({ path: join(out.path, output.name), data: output.text }));
+        writeFilesAtomically(files);
+        for (const written of files) io.stdout(`${written.path}\n`);
+      } catch (error) {
+        if (out !== null) removeCreated(out.created);
+        throw error;
       }
     },
   };
@@ -157,21 +168,4 @@ function uniqueFileName(sessionId: string, used: Set<string>): string {
   for (let n = 2; used.has(name); n++) name = `${stem}-${n}.json`;
   used.add(name);
   return name;
-}
-
-function integerOption(flag: string, value: number): number {
-  if (!Number.isSafeInteger(value)) throw new UsageError(`${flag} must be an integer, got ${value}`);
-  return value;
-}
-
-function nonNegative(flag: string, value: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (!Number.isSafeInteger(value) || value < 0) throw new UsageError(`${flag} must be a whole number >= 0, got ${value}`);
-  if (value > max) throw new UsageError(`${flag} must be at most ${max}, got ${value}`);
-  return value;
-}
-
-function positive(flag: string, value: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} must be a whole number >= 1, got ${value}`);
-  if (value > max) throw new UsageError(`${flag} must be at most ${max}, got ${value}`);
-  return value;
 }

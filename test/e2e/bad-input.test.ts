@@ -147,10 +147,32 @@ const ROWS: Row[] = [
     stderr: /ancient\.db: has sessions and messages tables but no schema_version table: a layout older than Hermes schema v1, the oldest this import reads$/,
     absent: ["ancient-out"],
   },
+  ...(
+    [
+      ["a file", () => file("a-file", "x"), /--out \S+a-file is a file, not a directory$/],
+      ["a path under a file", () => join(file("b-file", "x"), "out"), /b-file\/out: \S+b-file is a file, so nothing can be created under it$/],
+      ["/proc/self/x (Node's recursive mkdir never returns there)", () => "/proc/self/x", /--out \/proc\/self\/x: cannot create \/proc\/self\/x \(ENOENT\)$/],
+      ["a directory no one may create in", () => "/sys/ctxbench-out", /--out \/sys\/ctxbench-out: cannot create \/sys\/ctxbench-out \(E[A-Z]+\)$/],
+    ] as const
+  ).map(([what, out, stderr]): Row => ({
+    label: `scenarios import: --out that is ${what}, checked before the input is read`,
+    args: () => ["scenarios", "import", file("ok.json", '[{"role":"user","content":"hi"},{"role":"assistant","content":"ok"}]'), "--out", out()],
+    stderr,
+  })),
+  {
+    label: 'scenarios generate: --seed " " (yargs made it 0)',
+    args: () => ["scenarios", "generate", "--seed", " "],
+    stderr: /--seed is blank; give a whole number$/,
+  },
+  {
+    label: "scenarios show: --seed 1.5",
+    args: () => ["scenarios", "show", "basic", "--seed", "1.5"],
+    stderr: /--seed must be a whole number, got "1\.5"$/,
+  },
   {
     label: "scenarios generate: --turns 100000000 (it ran out of memory)",
     args: () => ["scenarios", "generate", "--turns", "100000000"],
-    stderr: /--turns must be at most 100000, got 100000000$/,
+    stderr: /--turns must be a whole number from 0 to 100000, got 100000000$/,
   },
   {
     label: "scenarios generate: options whose product is gigabytes of JSON",
