@@ -16,6 +16,13 @@ describe("runCli", () => {
     expect(io.err()).toMatch(/^ctxbench: Unknown command "foo"\. Commands: (.+, )?engines, (.+, )?main\b.* See "ctxbench --help" for usage\.\n$/);
     expect(io.out()).toBe("");
   });
+  it("shows control characters in a refusal as escapes: an ESC or NUL from a file or an engine is never obeyed", async () => {
+    const io = memoryIo(FIXTURES);
+    expect(await runCli(["scenarios", "show", "evil\u001b[2J\u0000name"], io)).toBe(2);
+    expect(io.err()).not.toMatch(/[\u0000\u001b]/);
+    expect(io.err()).toContain("evil\\u001b[2J\\u0000name");
+    expect(io.err().trimEnd().split("\n")).toHaveLength(1);
+  });
   it("exits 2 without a command and for an unknown option", async () => {
     expect(await runCli([], memoryIo(FIXTURES))).toBe(2);
     expect(await runCli(["engines", "list", "--nope"], memoryIo(FIXTURES))).toBe(2);

@@ -53,15 +53,22 @@ class UsageErrorFromYargs extends CtxbenchError {
   }
 }
 
-/** One line on stderr for every refusal; text from files and engines is shown, never obeyed. */
+/**
+ * A refusal on stderr: its lines (a command that lists several problems gives one per line)
+ * with the text from files and engines in them shown, never obeyed by the terminal.
+ */
+function refusalText(message: string): string {
+  return `ctxbench: ${message.split("\n").map(escapeTerminal).join("\n")}\n`;
+}
+
 function reportError(error: unknown, io: CliIo): number {
   if (error instanceof CtxbenchError) {
-    io.stderr(`ctxbench: ${escapeTerminal(error.message)}\n`);
+    io.stderr(refusalText(error.message));
     return error.exitCode;
   }
   // yargs rethrows an error from an option's coerce (a value the option parsers refuse) as its own YError.
   if (error instanceof Error && error.name === "YError") {
-    io.stderr(`ctxbench: ${escapeTerminal(error.message)}\n`);
+    io.stderr(refusalText(error.message));
     return 2;
   }
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
