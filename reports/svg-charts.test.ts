@@ -36,3 +36,17 @@ describe("svg charts", () => {
     expect(svg.match(/class="whisker"/g)).toHaveLength(1);
   });
 });
+
+describe("a chart's text alternative", () => {
+  it("says in words what a line chart shows: every point of a short series, the ends and extremes of a long one", () => {
+    const long = Array.from({ length: 40 }, (_, turn): [number, number] => [turn + 1, turn === 0 ? 0 : turn === 20 ? 0.2 : 0.9]);
+    const svg = lineChart({ ...base, xScale: "linear", yScale: "linear", series: [{ name: "lcm", points: [[1000, 5], [10000, 50]] }, { name: "truncate", points: long }] });
+    const desc = /<desc>([^<]*)<\/desc>/.exec(svg)?.[1];
+    expect(desc).toBe("y against x. lcm: 1000 → 5, 10000 → 50; truncate: 40 points from 1 → 0 to 40 → 0.9, lowest 0, highest 0.9.");
+  });
+
+  it("gives every bar its value and interval", () => {
+    const svg = barChart({ id: "b", title: "B", valueLabel: "× no engine", formatValue: (v) => `${v}×`, bars: [{ label: "one", value: 1 }, { label: "<two>", value: 2, low: 1.8, high: 2.2 }] });
+    expect(/<desc>([^<]*)<\/desc>/.exec(svg)?.[1]).toBe("× no engine. one: 1×; &lt;two&gt;: 2× (1.8×–2.2×).");
+  });
+});

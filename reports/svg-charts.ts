@@ -48,13 +48,34 @@ function scale(kind: ScaleKind, domain: [number, number], range: [number, number
   return { at: (value) => r0 + ((value - low) / (high - low)) * (r1 - r0), ticks };
 }
 
-function frame(id: string, title: string, body: string[]): string {
+/** The svg element: role img, a title, and a text alternative (desc) saying what the drawing shows. */
+function frame(id: string, title: string, description: string, body: string[], height = HEIGHT): string {
   return [
-    `<svg class="chart" data-chart="${escapeHtml(id)}" role="img" aria-label="${escapeHtml(title)}" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" xmlns="http://www.w3.org/2000/svg">`,
+    `<svg class="chart" data-chart="${escapeHtml(id)}" role="img" aria-label="${escapeHtml(title)}" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" xmlns="http://www.w3.org/2000/svg">`,
     `<title>${escapeHtml(title)}</title>`,
+    `<desc>${escapeHtml(description)}</desc>`,
     ...body,
     "</svg>",
   ].join("\n");
+}
+
+/** "lcm: 1,000 → 109k, 10,000 → 92k (2 points)": a line's points in words, the ends and the extremes when there are many. */
+function seriesInWords(series: LineSeries, formatX: (value: number) => string, formatY: (value: number) => string): string {
+  const point = ([x, y]: [number, number]) => `${formatX(x)} → ${formatY(y)}`;
+  const { points } = series;
+  if (points.length === 0) return `${series.name}: no points`;
+  if (points.length <= 6) return `${series.name}: ${points.map(point).join(", ")}`;
+  const ys = points.map(([, y]) => y);
+  return `${series.name}: ${points.length} points from ${point(points[0]!)} to ${point(points.at(-1)!)}, lowest ${formatY(Math.min(...ys))}, highest ${formatY(Math.max(...ys))}`;
+}
+
+export function lineChartDescription(options: Pick<LineChartOptions, "xLabel" | "yLabel" | "series" | "formatX" | "formatY">): string {
+  return `${options.yLabel} against ${options.xLabel}. ${options.series.map((series) => seriesInWords(series, options.formatX, options.formatY)).join("; ")}.`;
+}
+
+export function barChartDescription(options: Pick<BarChartOptions, "valueLabel" | "bars" | "formatValue">): string {
+  const bar = (b: Bar) => `${b.label}: ${options.formatValue(b.value)}${b.low !== undefined && b.high !== undefined ? ` (${options.formatValue(b.low)}–${options.formatValue(b.high)})` : ""}`;
+  return `${options.valueLabel}. ${options.bars.map(bar).join("; ")}.`;
 }
 
 function legend(entries: { name: string; color: string }[]): string[] {
@@ -93,7 +114,7 @@ export interface LineChartOptions {
 
 export function lineChart(options: LineChartOptions): string {
   const all = options.series.flatMap((series) => series.points).filter(([x, y]) => (options.xScale === "log" ? x > 0 : true) && (options.yScale === "log" ? y > 0 : true));
-  if (all.length === 0) return frame(options.id, options.title, [`<text x="${WIDTH / 2}" y="${HEIGHT / 2}" text-anchor="middle">no data</text>`]);
+  if (all.length === 0) return frame(options.id, options.title, "No data to draw.", [`<text x="${WIDTH / 2}" y="${HEIGHT / 2}" text-anchor="middle">no data</text>`]);
   const xs = all.map(([x]) => x);
   const ys = all.map(([, y]) => y);
   const x = scale(options.xScale, [Math.min(...xs), Math.max(...xs)], [MARGIN.left, MARGIN.left + PLOT_W]);
@@ -114,7 +135,7 @@ export function lineChart(options: LineChartOptions): string {
     if (options.markers) for (const [px_, py] of points) body.push(`<circle cx="${px(x.at(px_))}" cy="${px(y.at(py))}" r="3.5" fill="${color}"/>`);
   });
   body.push(...legend(options.series.map((series, index) => ({ name: series.name, color: series.color ?? PALETTE[index % PALETTE.length]! }))));
-  return frame(options.id, options.title, body);
+  return frame(options.id, options.title, lineChartDescription(options), body);
 }
 
 export interface Bar {
@@ -168,10 +189,5 @@ export function barChart(options: BarChartOptions): string {
     const at = px(x.at(options.reference.value));
     body.push(`<line class="reference" x1="${at}" x2="${at}" y1="${MARGIN.top - 4}" y2="${height - MARGIN.bottom}" stroke="#444" stroke-dasharray="4 3"/>`);
   }
-  return [
-    `<svg class="chart" data-chart="${escapeHtml(options.id)}" role="img" aria-label="${escapeHtml(options.title)}" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" xmlns="http://www.w3.org/2000/svg">`,
-    `<title>${escapeHtml(options.title)}</title>`,
-    ...body,
-    "</svg>",
-  ].join("\n");
+  return frame(options.id, options.title, barChartDescription(options), body, height);
 }
