@@ -59,3 +59,38 @@ export function complianceMatrix(result: ResultJson): ComplianceMatrix {
 export function noteworthyChecks(checks: readonly CheckResult[]): CheckResult[] {
   return checks.filter((check) => (check.outcome !== "pass" && check.outcome !== "skipped") || check.unexpected);
 }
+
+/** The matrix a reader choosing an engine needs: the checks where engines differ, and a line for the rest. */
+export interface CollapsedMatrix {
+  engines: NamedVersion[];
+  /** Rows whose cells are not all the same. */
+  rows: MatrixRow[];
+  /** Rows left out because every engine has the same cell there. */
+  uniform: MatrixRow[];
+  /** One sentence about the rows left out ("All other 31 checks pass for all engines."), or null when none were. */
+  summary: string | null;
+}
+
+const CELL_VERB: Record<MatrixCell, string> = { "+": "pass", "-": "fail", "N/A": "are not applicable", "": "are unknown" };
+const CELL_COUNTED: Record<MatrixCell, string> = { "+": "pass", "-": "fail", "N/A": "not applicable", "": "unknown" };
+
+export function collapseMatrix(matrix: ComplianceMatrix): CollapsedMatrix {
+  const differs = (row: MatrixRow) => new Set(row.cells).size > 1;
+  const rows = matrix.rows.filter(differs);
+  const uniform = matrix.rows.filter((row) => !differs(row));
+  return { engines: matrix.engines, rows, uniform, summary: uniformSummary(uniform, rows.length === 0) };
+}
+
+function uniformSummary(uniform: readonly MatrixRow[], all: boolean): string | null {
+  if (uniform.length === 0) return null;
+  const counts = new Map<MatrixCell, number>();
+  for (const row of uniform) counts.set(row.cells[0] ?? "", (counts.get(row.cells[0] ?? "") ?? 0) + 1);
+  const checks = (n: number) => `${n} check${n === 1 ? "" : "s"}`;
+  const subject = all ? `All ${checks(uniform.length)}` : `All other ${checks(uniform.length)}`;
+  if (counts.size === 1) {
+    const [cell] = [...counts.keys()];
+    return `${subject} ${CELL_VERB[cell!]} for all engines.`;
+  }
+  const parts = (["+", "-", "N/A", ""] as const).filter((cell) => counts.has(cell)).map((cell) => `${counts.get(cell)} ${CELL_COUNTED[cell]}`);
+  return `${subject} have the same outcome for every engine: ${parts.join(", ")}.`;
+}

@@ -1,0 +1,146 @@
+/**
+ * The first thing every format shows: one row per engine with what a reader choosing one wants to
+ * know, each cell with its unit and the id of the table that has its detail. Host and store
+ * figures are the harness's and never appear here.
+ */
+import { addedNanoseconds, percent, sig, times, withInterval, withThousands } from "./numbers.ts";
+import type { BenchSuiteResult, Certification, ResultJson } from "./result.ts";
+import { recallViaToolsText } from "./tables.ts";
+
+export interface GlanceCell {
+  text: string;
+  /** Why the figure cannot be trusted (it is shown flagged, never as a plain figure); null when it can. */
+  noisy: string | null;
+}
+
+export interface GlanceColumn {
+  id: string;
+  header: string;
+  /** The id of the section or table with this column's detail (the HTML report links to it). */
+  detail: string;
+  /** By engine name; an engine absent here was not measured by this column's suite. */
+  cells: Map<string, GlanceCell>;
+}
+
+export interface AtAGlance {
+  engines: string[];
+  columns: GlanceColumn[];
+  /** Sentences under the table: what a flagged cell means, and why each was flagged. */
+  notes: string[];
+}
+
+/** The cell of an engine a column has no figure for. */
+export const NOT_MEASURED = "–";
+
+/** A figure whose baseline costs less than this is read as the time added, not as a ratio. */
+const ABSOLUTE_BELOW_NS = 100;
+/** The transcript size the throughput column quotes. */
+const GLANCE_MESSAGES = 10_000;
+
+const cell = (text: string, noisy: string | null = null): GlanceCell => ({ text, noisy });
+
+function certificationCell(certification: Certification): GlanceCell {
+  const { summary } = certification;
+  const parts = [`${summary.pass} pass`, summary.skipped ? `${summary.skipped} N/A` : "", summary.unexpected ? `${summary.unexpected} unexpected` : ""].filter(Boolean);
+  return cell(`${certification.verdict === "certified" ? "certified" : "NOT certified"} (${parts.join(", ")} of ${summary.total})`);
+}
+
+function certificationColumn(result: ResultJson): GlanceColumn[] {
+  if (result.certifications.length === 0) return [];
+  return [{ id: "certification", header: "Certification", detail: "compliance", cells: new Map(result.certifications.map((c) => [c.engine.name, certificationCell(c)])) }];
+}
+
+function suiteColumns(suite: BenchSuiteResult): GlanceColumn[] {
+  switch (suite.suite) {
+    case "quality":
+      return [
+        { id: "recall-active", header: "Recall in context", detail: "table-quality", cells: new Map(suite.engines.map((e) => [e.engine, cell(percent(e.recallActive))])) },
+        {
+          id: "recall-tools",
+          header: "Recall via tools",
+          detail: "table-quality",
+          cells: new Map(
+            suite.engines.map((e) => [
+              e.engine,
+              cell(e.recallViaTools === null && e.recallViaToolsNotMeasured !== null && e.recallViaToolsNotMeasured !== "no tools" ? `not measured: ${e.recallViaToolsNotMeasured}` : recallViaToolsText(e)),
+            ]),
+          ),
+        },
+        { id: "tokens-removed", header: "Tokens removed", detail: "table-quality", cells: new Map(suite.engines.map((e) => [e.engine, cell(percent(e.tokensRemovedRatio))])) },
+      ];
+    case "cache":
+      return [
+        {
+          id: "cache-hit",
+          header: "Cache-hit ratio",
+          detail: "table-cache",
+          cells: new Map(suite.engines.map((e) => [e.engine, cell(`${percent(e.hitRatio)} (ceiling ${percent(e.ceilingHitRatio)})`)])),
+        },
+        {
+          id: "prefix-breaks",
+          header: "Prefix breaks",
+          detail: "table-cache",
+          cells: new Map(suite.engines.map((e) => [e.engine, cell(`${sig(e.prefixBreaksPer100Turns)} / 100 turns`)])),
+        },
+      ];
+    case "overhead": {
+      const assembly = suite.variants.filter((variant) => variant.stage === "assembly");
+      const base = assembly.find((variant) => variant.variant === "no-engine");
+      const cells = new Map<string, GlanceCell>();
+      for (const variant of assembly) {
+        if (variant.engine === null || !variant.variant.startsWith("engine:") || variant.ratioToNoEngine === null) continue;
+        const absolute = base !== undefined && base.medianNs.value < ABSOLUTE_BELOW_NS && variant.addedNs !== null;
+        const text = absolute ? addedNanoseconds(variant.addedNs!) : `${withInterval(variant.ratioToNoEngine, "×")} no engine`;
+        cells.set(variant.variant.slice("engine:".length), cell(text, variant.unreliable));
+      }
+      return [{ id: "overhead", header: `Assembly overhead (${withThousands(suite.messagesPerRequest)} messages)`, detail: "table-overhead", cells }];
+    }
+    case "throughput": {
+      const pass = new Map<string, GlanceCell>();
+      const compression = new Map<string, GlanceCell>();
+      const exponent = new Map<string, GlanceCell>();
+      for (const engine of suite.engines) {
+        const point = [...engine.points].sort((a, b) => Math.abs(a.messages - GLANCE_MESSAGES) - Math.abs(b.messages - GLANCE_MESSAGES))[0];
+        if (point !== undefined) {
+          const at = point.messages === GLANCE_MESSAGES ? "" : ` at ${withThousands(point.messages)} messages`;
+          pass.set(engine.engine, cell(`${withInterval(point.medianMs, "ms")}${at}`, point.unreliable));
+          compression.set(engine.engine, cell(`${times(point.compressionRatio)}${at}`));
+        }
+        exponent.set(engine.engine, engine.fittedExponent === null ? cell("too few sizes") : cell(`k = ${withInterval(engine.fittedExponent, "")}`));
+      }
+      return [
+        { id: "throughput", header: `compress() at ${withThousands(GLANCE_MESSAGES)} messages`, detail: "table-throughput", cells: pass },
+        { id: "compression", header: `Compression at ${withThousands(GLANCE_MESSAGES)} (tokens in ÷ out)`, detail: "table-throughput", cells: compression },
+        { id: "scaling", header: "Scaling exponent (time ∝ messages^k, 1 = linear)", detail: "table-throughput", cells: exponent },
+      ];
+    }
+    case "store":
+      return [];
+  }
+}
+
+/** Engines in the order the run names them, then any a suite measured that the run info does not list. */
+function enginesOf(result: ResultJson, columns: GlanceColumn[]): string[] {
+  const names = new Set<string>([...result.certifications.map((c) => c.engine.name), ...result.runInfo.engines.map((e) => e.name)]);
+  for (const column of columns) for (const name of column.cells.keys()) names.add(name);
+  return [...names];
+}
+
+export function atAGlance(result: ResultJson): AtAGlance {
+  const columns = [...certificationColumn(result), ...result.benchmarks.flatMap(suiteColumns)].filter((column) => column.cells.size > 0);
+  const engines = enginesOf(result, columns);
+  const reasons = new Map<string, string[]>();
+  for (const column of columns)
+    for (const [engine, { noisy }] of column.cells) if (noisy !== null) reasons.set(noisy, [...(reasons.get(noisy) ?? []), `${engine} (${column.header})`]);
+  const notes = [...reasons].map(([reason, where]) => `(noisy) ${where.join(", ")}: ${reason} — noisy, rerun on a quiet machine; not counted as a goal met.`);
+  return { engines, columns, notes };
+}
+
+/** An engine's row as cell texts, flagged cells marked, "–" where a column has no figure for it. */
+export function glanceRow(glance: AtAGlance, engine: string): string[] {
+  return glance.columns.map((column) => {
+    const found = column.cells.get(engine);
+    if (found === undefined) return NOT_MEASURED;
+    return found.noisy === null ? found.text : `${found.text} (noisy)`;
+  });
+}
