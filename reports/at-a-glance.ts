@@ -18,6 +18,8 @@ export interface GlanceColumn {
   header: string;
   /** The id of the section or table with this column's detail (the HTML report links to it). */
   detail: string;
+  /** What the column measures, when its header cannot say it all (a note under the table). */
+  note?: string;
   /** By engine name; an engine absent here was not measured by this column's suite. */
   cells: Map<string, GlanceCell>;
 }
@@ -36,13 +38,14 @@ export const NOT_MEASURED = "–";
 const ABSOLUTE_BELOW_NS = 100;
 /** The transcript size the throughput column quotes. */
 const GLANCE_MESSAGES = 10_000;
+const GLANCE_LABEL = "10k";
 
 const cell = (text: string, noisy: string | null = null): GlanceCell => ({ text, noisy });
 
 function certificationCell(certification: Certification): GlanceCell {
   const { summary } = certification;
-  const parts = [`${summary.pass} pass`, summary.skipped ? `${summary.skipped} N/A` : "", summary.unexpected ? `${summary.unexpected} unexpected` : ""].filter(Boolean);
-  return cell(`${certification.verdict === "certified" ? "certified" : "NOT certified"} (${parts.join(", ")} of ${summary.total})`);
+  const parts = [`${summary.pass}/${summary.total} pass`, summary.skipped ? `${summary.skipped} N/A` : "", summary.unexpected ? `${summary.unexpected} unexpected` : ""].filter(Boolean);
+  return cell(`${certification.verdict === "certified" ? "certified" : "NOT certified"}: ${parts.join(", ")}`);
 }
 
 function certificationColumn(result: ResultJson): GlanceColumn[] {
@@ -72,9 +75,10 @@ function suiteColumns(suite: BenchSuiteResult): GlanceColumn[] {
       return [
         {
           id: "cache-hit",
-          header: "Cache-hit ratio",
+          header: "Cache-hit ratio (ceiling)",
           detail: "table-cache",
-          cells: new Map(suite.engines.map((e) => [e.engine, cell(`${percent(e.hitRatio)} (ceiling ${percent(e.ceilingHitRatio)})`)])),
+          note: "Cache-hit ratio: cached ÷ prompt tokens over the cache scenarios; the ceiling is the same scenarios with no selection and no compaction.",
+          cells: new Map(suite.engines.map((e) => [e.engine, cell(`${percent(e.hitRatio)} (${percent(e.ceilingHitRatio)})`)])),
         },
         {
           id: "prefix-breaks",
@@ -90,10 +94,10 @@ function suiteColumns(suite: BenchSuiteResult): GlanceColumn[] {
       for (const variant of assembly) {
         if (variant.engine === null || !variant.variant.startsWith("engine:") || variant.ratioToNoEngine === null) continue;
         const absolute = base !== undefined && base.medianNs.value < ABSOLUTE_BELOW_NS && variant.addedNs !== null;
-        const text = absolute ? addedNanoseconds(variant.addedNs!) : `${withInterval(variant.ratioToNoEngine, "×")} no engine`;
+        const text = absolute ? addedNanoseconds(variant.addedNs!) : withInterval(variant.ratioToNoEngine, "×");
         cells.set(variant.variant.slice("engine:".length), cell(text, variant.unreliable));
       }
-      return [{ id: "overhead", header: `Assembly overhead (${withThousands(suite.messagesPerRequest)} messages)`, detail: "table-overhead", cells }];
+      return [{ id: "overhead", header: `Assembly ÷ no engine (${withThousands(suite.messagesPerRequest)} msgs)`, detail: "table-overhead", note: "Assembly: the host building one request with the engine ÷ with no engine, interleaved in one process (95 % CI).", cells }];
     }
     case "throughput": {
       const pass = new Map<string, GlanceCell>();
@@ -102,16 +106,16 @@ function suiteColumns(suite: BenchSuiteResult): GlanceColumn[] {
       for (const engine of suite.engines) {
         const point = [...engine.points].sort((a, b) => Math.abs(a.messages - GLANCE_MESSAGES) - Math.abs(b.messages - GLANCE_MESSAGES))[0];
         if (point !== undefined) {
-          const at = point.messages === GLANCE_MESSAGES ? "" : ` at ${withThousands(point.messages)} messages`;
+          const at = point.messages === GLANCE_MESSAGES ? "" : ` at ${withThousands(point.messages)} msgs`;
           pass.set(engine.engine, cell(`${withInterval(point.medianMs, "ms")}${at}`, point.unreliable));
           compression.set(engine.engine, cell(`${times(point.compressionRatio)}${at}`));
         }
-        exponent.set(engine.engine, engine.fittedExponent === null ? cell("too few sizes") : cell(`k = ${withInterval(engine.fittedExponent, "")}`));
+        exponent.set(engine.engine, engine.fittedExponent === null ? cell("too few sizes") : cell(withInterval(engine.fittedExponent, "")));
       }
       return [
-        { id: "throughput", header: `compress() at ${withThousands(GLANCE_MESSAGES)} messages`, detail: "table-throughput", cells: pass },
-        { id: "compression", header: `Compression at ${withThousands(GLANCE_MESSAGES)} (tokens in ÷ out)`, detail: "table-throughput", cells: compression },
-        { id: "scaling", header: "Scaling exponent (time ∝ messages^k, 1 = linear)", detail: "table-throughput", cells: exponent },
+        { id: "throughput", header: `compress() at ${GLANCE_LABEL} msgs`, detail: "table-throughput", cells: pass },
+        { id: "compression", header: `Compression at ${GLANCE_LABEL}`, detail: "table-throughput", note: "Compression: tokens in ÷ tokens out of one compress() pass.", cells: compression },
+        { id: "scaling", header: "Scaling exponent", detail: "table-throughput", note: "Scaling exponent: k of compress() time ∝ messages^k, fitted over every size measured (1 = linear, 95 % CI).", cells: exponent },
       ];
     }
     case "store":
@@ -132,7 +136,7 @@ export function atAGlance(result: ResultJson): AtAGlance {
   const reasons = new Map<string, string[]>();
   for (const column of columns)
     for (const [engine, { noisy }] of column.cells) if (noisy !== null) reasons.set(noisy, [...(reasons.get(noisy) ?? []), `${engine} (${column.header})`]);
-  const notes = [...reasons].map(([reason, where]) => `(noisy) ${where.join(", ")}: ${reason} — noisy, rerun on a quiet machine; not counted as a goal met.`);
+  const notes = [...columns.flatMap((column) => (column.note === undefined ? [] : [column.note])), ...[...reasons].map(([reason, where]) => `(noisy) ${where.join(", ")}: ${reason} — noisy, rerun on a quiet machine; not counted as a goal met.`)];
   return { engines, columns, notes };
 }
 

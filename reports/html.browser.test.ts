@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AUDIT_SCRIPT, type AccessibilityViolation } from "./accessibility-audit.ts";
 import { browserSkipReason, launchChromium } from "./browser.ts";
 import { HOSTILE_TEXT, sampleResult } from "./fixtures/sample-result.ts";
 import { htmlReporter } from "./html.ts";
@@ -91,5 +92,35 @@ describe.skipIf(skipReason !== null)(skipReason ? `html report in headless Chrom
     expect(row).toBe(3);
     const cells = await page.evaluate(`[...document.querySelectorAll("table.matrix td.cell")].map((td) => td.textContent)`);
     expect(new Set(cells as string[])).toEqual(new Set(["+", "-", "N/A", ""]));
+  });
+
+  it("passes the accessibility audit: contrast, table names and header scopes, chart titles and text alternatives, links, headings", async () => {
+    expect((await page.evaluate(AUDIT_SCRIPT)) as AccessibilityViolation[]).toEqual([]);
+  });
+
+  it("passes it too with a noisy figure flagged in the at-a-glance table, and when printed", async () => {
+    const result = sampleResult();
+    const overhead = result.benchmarks.find((suite) => suite.suite === "overhead")!;
+    if (overhead.suite === "overhead") overhead.variants.find((v) => v.variant === "engine:lcm")!.unreliable = "the machine was noisy";
+    const other = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    try {
+      await other.setContent(htmlReporter.render(result), { waitUntil: "load" });
+      expect(await other.locator("table.glance td.noisy").count()).toBe(1);
+      expect((await other.evaluate(AUDIT_SCRIPT)) as AccessibilityViolation[]).toEqual([]);
+      await other.emulateMedia({ media: "print" });
+      expect((await other.evaluate(AUDIT_SCRIPT)) as AccessibilityViolation[]).toEqual([]);
+      const glanceWidth = await other.evaluate(`document.querySelector("table.glance").getBoundingClientRect().width`);
+      expect(glanceWidth).toBeGreaterThan(0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("shows the at-a-glance table first, its links landing on the tables they name", async () => {
+    const first = await page.evaluate(`document.querySelector("section").id`);
+    expect(first).toBe("at-a-glance");
+    const targets = (await page.evaluate(`[...document.querySelectorAll("table.glance a")].map((a) => a.getAttribute("href"))`)) as string[];
+    const missing = (await page.evaluate(`${JSON.stringify([...new Set(targets)])}.filter((href) => !document.getElementById(href.slice(1)))`)) as string[];
+    expect(missing).toEqual([]);
   });
 });

@@ -3,12 +3,13 @@
  * (a Content-Security-Policy forbids them too). Every string from the result is escaped.
  */
 import { escapeHtml } from "./html-escape.ts";
-import { complianceMatrix, MATRIX_LEGEND, noteworthyChecks } from "./matrix.ts";
+import { atAGlance, NOT_MEASURED } from "./at-a-glance.ts";
+import { collapseMatrix, complianceMatrix, MATRIX_LEGEND, noteworthyChecks, type MatrixRow } from "./matrix.ts";
 import { percent, sig, withThousands } from "./numbers.ts";
 import type { Reporter } from "./reporter.ts";
 import type { Certification, CheckResult, ResultJson } from "./result.ts";
 import { barChart, lineChart, PALETTE } from "./svg-charts.ts";
-import { benchmarkTables, runInfoPairs, type Table } from "./tables.ts";
+import { benchmarkTables, HARNESS_NOTE, harnessTables, runInfoPairs, type Table } from "./tables.ts";
 
 const STYLE = `
 :root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f24; background: #fff; }
@@ -31,6 +32,13 @@ svg .plot { fill: #fbfcfd; stroke: #d0d7de; } svg .grid { stroke: #eaeef2; } svg
 .check { border: 1px solid #d0d7de; border-radius: 8px; padding: 8px 14px; margin: 10px 0; }
 .tag { display: inline-block; border-radius: 10px; padding: 0 8px; font-size: .8rem; background: #eaeef2; margin-left: 6px; }
 .tag.unexpected { background: #ffebe9; color: #a40e26; }
+caption { text-align: left; font-weight: 600; padding: 4px 0; }
+table.glance td a { color: inherit; text-decoration: none; } table.glance td a:hover, table.glance td a:focus { text-decoration: underline; }
+table.glance th a { color: #0550ae; } table.glance td.noisy { background: #fff8c5; } table.glance td.bad { color: #a40e26; font-weight: 600; }
+td.missing { color: #57606a; }
+.harness { border-left: 4px solid #d0d7de; padding-left: 12px; }
+details > summary { cursor: pointer; color: #0550ae; }
+@media print { body { max-width: none; padding: 0; font-size: 10pt; } pre { max-height: none; } section, figure, table { break-inside: avoid; } a { color: inherit; text-decoration: none; } }
 pre { background: #f6f8fa; padding: 10px; overflow: auto; max-height: 320px; white-space: pre-wrap; overflow-wrap: anywhere; font-size: .8rem; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 `;
@@ -40,7 +48,7 @@ const CELL_CLASS: Record<string, string> = { "+": "pass", "-": "fail", "N/A": "n
 const e = escapeHtml;
 
 function runInfo(result: ResultJson): string {
-  return `<dl class="run">${runInfoPairs(result).map(([label, value]) => `<dt>${e(label)}</dt><dd>${e(value)}</dd>`).join("")}</dl>`;
+  return `<h2 id="run">Run</h2><dl class="run">${runInfoPairs(result).map(([label, value]) => `<dt>${e(label)}</dt><dd>${e(value)}</dd>`).join("")}</dl>`;
 }
 
 function verdictCards(certifications: Certification[]): string {
@@ -52,16 +60,47 @@ function verdictCards(certifications: Certification[]): string {
     .join("")}</div>`;
 }
 
+function matrixRows(rows: readonly MatrixRow[]): string {
+  return rows
+    .map(
+      (row) =>
+        `<tr><th scope="row"><code>${e(row.id)}</code> ${e(row.title)}</th><td>${row.level}</td>${row.cells
+          .map((cell, column) => `<td class="cell ${CELL_CLASS[cell]}" title="${e(row.checks[column]?.outcome ?? "not run")}">${e(cell)}</td>`)
+          .join("")}</tr>`,
+    )
+    .join("");
+}
+
+/** The checks where engines differ, a line for the rest, and every check folded away (open when printed). */
 function matrixTable(result: ResultJson): string {
-  const matrix = complianceMatrix(result);
-  const head = `<tr><th>Check</th><th>Level</th>${matrix.engines.map((engine) => `<th>${e(engine.name)}</th>`).join("")}</tr>`;
-  const rows = matrix.rows.map(
-    (row) =>
-      `<tr><td><code>${e(row.id)}</code> ${e(row.title)}</td><td>${row.level}</td>${row.cells
-        .map((cell, column) => `<td class="cell ${CELL_CLASS[cell]}" title="${e(row.checks[column]?.outcome ?? "not run")}">${e(cell)}</td>`)
-        .join("")}</tr>`,
-  );
-  return `<table class="matrix">${head}${rows.join("")}</table><p class="legend">Legend: ${e(MATRIX_LEGEND.replace(/`/g, ""))}.</p>`;
+  const full = complianceMatrix(result);
+  const head = `<tr><th scope="col">Check</th><th scope="col">Level</th>${full.engines.map((engine) => `<th scope="col">${e(engine.name)}</th>`).join("")}</tr>`;
+  const legend = `<p class="legend">Legend: ${e(MATRIX_LEGEND.replace(/`/g, ""))}.</p>`;
+  if (result.certifications.length === 1) return `<table class="matrix"><caption>Every check</caption>${head}${matrixRows(full.rows)}</table>${legend}`;
+  const collapsed = collapseMatrix(full);
+  const differing = collapsed.rows.length > 0 ? `<table class="matrix differing"><caption>Checks where the engines differ</caption>${head}${matrixRows(collapsed.rows)}</table>` : "";
+  const summary = collapsed.summary === null ? "" : `<p class="uniform">${e(collapsed.summary)}</p>`;
+  const everything = collapsed.summary === null ? "" : `<details><summary>Every check (${full.rows.length})</summary><table class="matrix full"><caption>Every check</caption>${head}${matrixRows(full.rows)}</table></details>`;
+  return `${differing}${summary}${everything}${legend}`;
+}
+
+/** One row per engine; every cell links to the table with its detail. */
+function glanceTable(result: ResultJson): string | null {
+  const glance = atAGlance(result);
+  if (glance.columns.length === 0 || glance.engines.length === 0) return null;
+  const head = `<tr><th scope="col">Engine</th>${glance.columns.map((column) => `<th scope="col"><a href="#${e(column.detail)}">${e(column.header)}</a></th>`).join("")}</tr>`;
+  const rows = glance.engines.map((engine) => {
+    const cells = glance.columns.map((column) => {
+      const found = column.cells.get(engine);
+      if (found === undefined) return `<td class="missing" title="not measured">${NOT_MEASURED}</td>`;
+      const flag = found.noisy === null ? "" : ' <span class="tag noisy">noisy</span>';
+      const classes = [found.noisy === null ? "" : "noisy", found.text.startsWith("NOT certified") ? "bad" : ""].filter(Boolean).join(" ");
+      return `<td${classes ? ` class="${classes}"` : ""}${found.noisy === null ? "" : ` title="${e(found.noisy)}"`}><a href="#${e(column.detail)}">${e(found.text)}</a>${flag}</td>`;
+    });
+    return `<tr><th scope="row">${e(engine)}</th>${cells.join("")}</tr>`;
+  });
+  const notes = glance.notes.map((note) => `<li class="${note.startsWith("(noisy)") ? "warning" : "note"}">${e(note)}</li>`);
+  return `<table class="glance"><caption>One row per engine; each figure links to its table</caption>${head}${rows.join("")}</table>${notes.length ? `<ul>${notes.join("")}</ul>` : ""}`;
 }
 
 function checkDetail(engine: string, check: CheckResult): string {
@@ -75,10 +114,10 @@ function checkDetail(engine: string, check: CheckResult): string {
 }
 
 function tableHtml(bench: Table): string {
-  const head = `<tr>${bench.headers.map((header) => `<th>${e(header)}</th>`).join("")}</tr>`;
+  const head = `<tr>${bench.headers.map((header) => `<th scope="col">${e(header)}</th>`).join("")}</tr>`;
   const rows = bench.rows.map((row) => `<tr>${row.map((cell, column) => `<td${column > 0 ? ' class="num"' : ""}>${e(cell)}</td>`).join("")}</tr>`);
   const notes = bench.notes.map((note) => `<li class="${note.startsWith("warning:") ? "warning" : "note"}">${e(note)}</li>`);
-  return `<h3 id="table-${e(bench.id)}">${e(bench.title)}</h3><table class="bench">${head}${rows.join("")}</table>${notes.length ? `<ul>${notes.join("")}</ul>` : ""}`;
+  return `<h3 id="table-${e(bench.id)}">${e(bench.title)}</h3><table class="bench" aria-labelledby="table-${e(bench.id)}">${head}${rows.join("")}</table>${notes.length ? `<ul>${notes.join("")}</ul>` : ""}`;
 }
 
 function figure(caption: string, svg: string): string {
@@ -181,7 +220,10 @@ export const htmlReporter: Reporter = {
   format: "html",
   render(result, options = {}) {
     const title = options.title ?? "ctxbench report";
-    const body: string[] = [`<header><h1>${e(title)}</h1>${runInfo(result)}</header>`];
+    const body: string[] = [`<header><h1>${e(title)}</h1></header>`];
+    const glance = result.certifications.length > 1 || result.benchmarks.length > 0 ? glanceTable(result) : null;
+    if (glance !== null) body.push(`<section id="at-a-glance"><h2>At a glance</h2>${glance}</section>`);
+    body.push(`<section id="run-info">${runInfo(result)}</section>`);
     if (result.certifications.length > 0) {
       body.push(`<section id="compliance"><h2>Compliance</h2>${verdictCards(result.certifications)}${matrixTable(result)}</section>`);
     }
@@ -189,6 +231,8 @@ export const htmlReporter: Reporter = {
     if (figures.length > 0) body.push(`<section id="charts"><h2>Charts</h2>${figures.join("\n")}</section>`);
     const tables = benchmarkTables(result);
     if (tables.length > 0) body.push(`<section id="performance"><h2>Performance</h2>${tables.map(tableHtml).join("\n")}</section>`);
+    const harness = harnessTables(result);
+    if (harness.length > 0) body.push(`<section id="harness" class="harness"><h2>Harness</h2><p class="note">${e(HARNESS_NOTE)}</p>${harness.map(tableHtml).join("\n")}</section>`);
     const details = result.certifications.flatMap((certification) => noteworthyChecks(certification.checks).map((check) => checkDetail(certification.engine.name, check)));
     if (details.length > 0) body.push(`<section id="details"><h2>Checks that did not pass</h2>${details.join("\n")}</section>`);
     return [

@@ -1,8 +1,9 @@
 /** GitHub-flavoured Markdown: compliance matrix, failures with evidence, performance tables. */
-import { complianceMatrix, MATRIX_LEGEND, noteworthyChecks } from "./matrix.ts";
+import { atAGlance, glanceRow } from "./at-a-glance.ts";
+import { collapseMatrix, complianceMatrix, MATRIX_LEGEND, noteworthyChecks } from "./matrix.ts";
 import type { Reporter } from "./reporter.ts";
 import type { CheckResult, ResultJson } from "./result.ts";
-import { benchmarkTables, runInfoPairs, type Table } from "./tables.ts";
+import { benchmarkTables, HARNESS_NOTE, harnessTables, runInfoPairs, type Table } from "./tables.ts";
 
 /** Evidence longer than this is cut, so a job summary stays far below GitHub's 1 MiB cap. */
 const EVIDENCE_LIMIT = 2000;
@@ -31,15 +32,28 @@ function table(headers: string[], rows: string[][], alignRight: (column: number)
   return [line(headers), line(headers.map((_, column) => (alignRight(column) ? "---:" : "---"))), ...rows.map(line)].join("\n");
 }
 
+/** The at-a-glance table: one row per engine, each cell linking to the section with its detail. */
+function glanceSection(result: ResultJson): string | null {
+  const glance = atAGlance(result);
+  if (glance.columns.length === 0 || glance.engines.length === 0) return null;
+  const headers = ["Engine", ...glance.columns.map((column) => `[${inlineText(column.header)}](#${column.detail})`)];
+  const rows = glance.engines.map((engine) => [`**${inlineText(engine)}**`, ...glanceRow(glance, engine).map(inlineText)]);
+  return ["## At a glance", "", table(headers, rows), ...(glance.notes.length ? ["", ...glance.notes.map((note) => `- ${inlineText(note)}`)] : [])].join("\n");
+}
+
 function matrixSection(result: ResultJson): string {
-  const matrix = complianceMatrix(result);
+  const full = complianceMatrix(result);
+  const matrix = result.certifications.length > 1 ? collapseMatrix(full) : { ...full, summary: null };
   const headers = ["Check", "Level", ...matrix.engines.map((engine) => inlineText(`${engine.name} ${engine.version}`))];
-  const rows = matrix.rows.map((row) => [`${inlineText(row.id)} ${inlineText(row.title)}`, row.level, ...row.cells]);
+  const rows = (from: typeof full.rows) => from.map((row) => [`${inlineText(row.id)} ${inlineText(row.title)}`, row.level, ...row.cells]);
   const verdicts = result.certifications.map(
     (certification) =>
       `- **${inlineText(certification.engine.name)}**: ${certification.verdict} — ${certification.summary.pass}/${certification.summary.total} passed, ${certification.summary.unexpected} unexpected`,
   );
-  return ["## Compliance", "", ...verdicts, "", table(headers, rows), "", `Legend: ${MATRIX_LEGEND}.`].join("\n");
+  const differing = matrix.rows.length === 0 ? [] : [...(result.certifications.length > 1 ? ["Where the engines differ:", ""] : []), table(headers, rows(matrix.rows)), ""];
+  const rest = matrix.summary !== null ? [matrix.summary, ""] : [];
+  const everything = matrix.summary !== null ? ["<details><summary>Every check</summary>", "", table(headers, rows(full.rows)), "", "</details>", ""] : [];
+  return ['<a id="compliance"></a>', "", "## Compliance", "", ...verdicts, "", ...differing, ...rest, ...everything, `Legend: ${MATRIX_LEGEND}.`].join("\n");
 }
 
 function checkDetail(engine: string, check: CheckResult): string {
@@ -67,8 +81,11 @@ function detailsSection(result: ResultJson): string | null {
   return details.length === 0 ? null : ["## Checks that did not pass", "", ...details.flatMap((detail) => [detail, ""])].join("\n").trimEnd();
 }
 
+/** Each table has an anchor of its id, which the at-a-glance headers link to. */
 function benchTable(bench: Table): string {
   return [
+    `<a id="table-${inlineText(bench.id)}"></a>`,
+    "",
     `### ${inlineText(bench.title)}`,
     "",
     table(bench.headers, bench.rows.map((row) => row.map(inlineText)), (column) => column > 0),
@@ -79,15 +96,17 @@ function benchTable(bench: Table): string {
 export const markdownReporter: Reporter = {
   format: "markdown",
   render(result, options = {}) {
-    const sections = [
-      `# ${inlineText(options.title ?? "ctxbench report")}`,
-      table(["Run", ""], runInfoPairs(result).map(([label, value]) => [label, inlineText(value)])),
-    ];
+    const sections = [`# ${inlineText(options.title ?? "ctxbench report")}`];
+    const glance = result.certifications.length > 1 || result.benchmarks.length > 0 ? glanceSection(result) : null;
+    if (glance) sections.push(glance);
+    sections.push(table(["Run", ""], runInfoPairs(result).map(([label, value]) => [label, inlineText(value)])));
     if (result.certifications.length > 0) sections.push(matrixSection(result));
     const details = detailsSection(result);
     if (details) sections.push(details);
     const tables = benchmarkTables(result);
     if (tables.length > 0) sections.push(["## Performance", "", ...tables.map(benchTable).flatMap((text) => [text, ""])].join("\n").trimEnd());
+    const harness = harnessTables(result);
+    if (harness.length > 0) sections.push(["## Harness", "", HARNESS_NOTE, "", ...harness.map(benchTable).flatMap((text) => [text, ""])].join("\n").trimEnd());
     return `${sections.join("\n\n")}\n`;
   },
 };

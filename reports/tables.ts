@@ -189,25 +189,39 @@ function goalMeasured(goal: Goal): string {
   return goal.interval === null ? exact(goal.measured, goal.unit) : withInterval({ value: goal.measured, ...goal.interval }, goal.unit);
 }
 
-function goalsTable(result: ResultJson): Table | null {
-  const goals = result.benchmarks.flatMap((suite) => suite.goals.map((goal) => ({ suite: suite.suite, goal })));
-  const rows = goals.map(({ suite, goal }) => [suite, goal.engine ?? "harness", goal.description, goalMeasured(goal), `${goalBound(goal)} ${exact(goal.limit, goal.unit)}`, goalStatusText(goal)]);
-  if (rows.length === 0) return null;
+/** The goals of the engines' figures, or of the harness's own (engine null): each in its own section. */
+function goalsTable(result: ResultJson, whose: "engines" | "harness"): Table | null {
+  const goals = result.benchmarks.flatMap((suite) => suite.goals.map((goal) => ({ suite: suite.suite, goal }))).filter(({ goal }) => (goal.engine === null) === (whose === "harness"));
+  if (goals.length === 0) return null;
+  const rows = goals.map(({ suite, goal }) => [suite, ...(whose === "engines" ? [goal.engine!] : []), goal.description, goalMeasured(goal), `${goalBound(goal)} ${exact(goal.limit, goal.unit)}`, goalStatusText(goal)]);
   const reasons = goals.filter(({ goal }) => goal.reason !== undefined).map(({ goal }) => `${goal.id}: ${goal.reason}.`);
   return {
-    id: "goals",
-    title: "Goals",
-    headers: ["Suite", "Whose", "Goal", "Measured (95 % CI)", "Limit", "Status"],
+    id: whose === "engines" ? "goals" : "harness-goals",
+    title: whose === "engines" ? "Goals" : "Goals of the harness",
+    headers: ["Suite", ...(whose === "engines" ? ["Engine"] : []), "Goal", "Measured (95 % CI)", "Limit", "Status"],
     rows,
     notes: ["A timed goal is met only when its whole interval is within the limit and the run was quiet.", ...reasons],
   };
 }
 
+/** Tables of the harness's own figures (the session store, the host's share of a pass), measured once whatever the engines. */
+const HARNESS_TABLES = new Set(["store", "host-share", "harness-goals"]);
+
+/** The engines' tables, then the engines' goals. */
 export function benchmarkTables(result: ResultJson): Table[] {
-  const goals = goalsTable(result);
-  const host = hostShareTable(result);
-  return [...result.benchmarks.map(suiteTable), ...(host ? [host] : []), ...(goals ? [goals] : [])];
+  const goals = goalsTable(result, "engines");
+  return [...result.benchmarks.map(suiteTable).filter((table) => !HARNESS_TABLES.has(table.id)), ...(goals ? [goals] : [])];
 }
+
+/** The harness section: store and host figures and their goals, not repeated per engine. */
+export function harnessTables(result: ResultJson): Table[] {
+  const host = hostShareTable(result);
+  const goals = goalsTable(result, "harness");
+  return [...result.benchmarks.map(suiteTable).filter((table) => HARNESS_TABLES.has(table.id)), ...(host ? [host] : []), ...(goals ? [goals] : [])];
+}
+
+/** What the harness section says before its tables. */
+export const HARNESS_NOTE = "The reference host and its SQLite session store, measured once for the run: these figures are the harness's, the same whichever engine is chosen.";
 
 /** The machine and the run, as label/value pairs. */
 export function runInfoPairs(result: ResultJson): [string, string][] {

@@ -28,12 +28,35 @@ describe("terminal reporter", () => {
     expect(terminalText("x".repeat(10), 5)).toBe("xxxx…");
   });
 
-  it("prints the benchmark tables with warnings and goals", () => {
-    const text = terminalReporter.render(sampleResult({ withCertifications: false }), { color: false });
+  it("prints the benchmark tables with warnings, then the harness's own figures and goals in a section of their own", () => {
+    const result = sampleResult({ withCertifications: false });
+    result.benchmarks.find((suite) => suite.suite === "throughput")!.goals.push({ id: "exponent/lcm", engine: "lcm", description: "lcm: fitted scaling exponent", limit: 1.5, measured: 1.12, interval: { low: 1.08, high: 1.17 }, unit: "", status: "met" });
+    const text = terminalReporter.render(result, { color: false });
     expect(text).toContain("Compression throughput");
     expect(text).toContain("warning: restore: 3 outliers beyond 3 MAD kept in the sample");
-    expect(text).toMatch(/│ overhead\s+│ harness\s+│ the identity check itself\s+│ 1\.7 ns \(0\.9–2\.6\)\s+│ ≤ 5 ns\s+│ met\s+│/);
-    expect(text).toMatch(/│ store\s+│ harness\s+│ appends per second in batches\s+│ 48,200 rows\/s \(47,100–49,000\)\s+│ ≥ 150,000 rows\/s\s+│ MISSED\s+│/);
-    expect(text).toMatch(/with no engine\s+│ 1\.004× \(0\.998–1\.013\)\s+│ ≤ 1\.01×\s+│ noisy — rerun on a quiet machine\s+│/);
+    const [engines, harness] = text.split("\nHarness\n") as [string, string];
+    expect(engines).toMatch(/│ throughput\s+│ lcm\s+│ lcm: fitted scaling exponent\s+│ 1\.12 \(1\.08–1\.17\)\s+│ ≤ 1\.5\s+│ met\s+│/);
+    expect(engines).not.toMatch(/Session store|appends per second|host's share|identity check/);
+    expect(harness).toMatch(/│ overhead\s+│ the identity check itself\s+│ 1\.7 ns \(0\.9–2\.6\)\s+│ ≤ 5 ns\s+│ met\s+│/);
+    expect(harness).toMatch(/│ store\s+│ appends per second in batches\s+│ 48,200 rows\/s \(47,100–49,000\)\s+│ ≥ 150,000 rows\/s\s+│ MISSED\s+│/);
+    expect(harness).toMatch(/with no engine\s+│ 1\.004× \(0\.998–1\.013\)\s+│ ≤ 1\.01×\s+│ noisy — rerun on a quiet machine\s+│/);
+    expect(harness).toContain("Session store");
+    expect(harness).toContain("The host's share of a compaction pass");
+    expect(harness).not.toContain("lcm: fitted scaling exponent");
+  });
+
+  it("starts with the at-a-glance table, one row per engine, before the run info and the matrix", () => {
+    const text = terminalReporter.render(sampleResult(), { color: false });
+    expect(text.indexOf("At a glance")).toBeLessThan(text.indexOf("Run\n"));
+    expect(text.indexOf("Run\n")).toBeLessThan(text.indexOf("Certification\n"));
+    const glance = text.slice(text.indexOf("At a glance"), text.indexOf("Run\n"));
+    for (const engine of ["compressor", "lcm", "truncate"]) expect(glance).toMatch(new RegExp(`^│ ${engine}\\s+│`, "m"));
+    expect(glance).toMatch(/^│ lcm\s+│ NOT certified:\s+│ 1\.45×\s+│ 73\.7 %\s+│/m);
+  });
+
+  it("collapses the matrix to the checks where engines differ, and says the others pass", () => {
+    const text = terminalReporter.render(sampleResult(), { color: false });
+    expect(text).toContain("All other 3 checks pass for all engines.");
+    expect(text).not.toMatch(/│ ABC-1\/name-attribute/);
   });
 });

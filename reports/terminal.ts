@@ -1,14 +1,16 @@
 /** Terminal tables (cli-table3). Colour only when asked; engine text never carries escape codes through. */
 import Table from "cli-table3";
-import { complianceMatrix, MATRIX_LEGEND, noteworthyChecks, type MatrixCell } from "./matrix.ts";
+import { atAGlance, glanceRow } from "./at-a-glance.ts";
+import { collapseMatrix, complianceMatrix, MATRIX_LEGEND, noteworthyChecks, type MatrixCell } from "./matrix.ts";
 import type { Reporter } from "./reporter.ts";
 import type { Certification, CheckOutcome, ResultJson } from "./result.ts";
-import { benchmarkTables, runInfoPairs } from "./tables.ts";
+import { benchmarkTables, HARNESS_NOTE, harnessTables, runInfoPairs, type Table as DataTable } from "./tables.ts";
 
-type Paint = (text: string, tone: "good" | "bad" | "warn" | "dim" | "bold") => string;
+type Paint = (text: string, tone: "good" | "bad" | "warn" | "dim" | "bold" | "plain") => string;
 
 const ANSI = { good: 32, bad: 31, warn: 33, dim: 2, bold: 1 } as const;
-const paintWith = (color: boolean): Paint => (color ? (text, tone) => `\u001b[${ANSI[tone]}m${text}\u001b[0m` : (text) => text);
+const paintWith = (color: boolean): Paint =>
+  color ? (text, tone) => (tone === "plain" ? text : text.split("\n").map((line) => `\u001b[${ANSI[tone]}m${line}\u001b[0m`).join("\n")) : (text) => text;
 
 /** Control characters from engine output (ESC above all) shown as visible escapes, never obeyed. */
 export function terminalText(text: string, maxLength = 160): string {
@@ -49,11 +51,59 @@ function singleEngine(certification: Certification, paint: Paint): string {
   return table.toString();
 }
 
+/** The checks where engines differ, and one line for the rest. */
 function matrix(result: ResultJson, paint: Paint): string {
-  const model = complianceMatrix(result);
-  const table = newTable(["Check", "Level", ...model.engines.map((engine) => terminalText(engine.name, 24))], paint);
-  for (const row of model.rows) table.push([terminalText(row.id, 60), row.level, ...row.cells.map((cell) => (cell ? paint(cell, CELL_TONE[cell]) : ""))]);
-  return `${table.toString()}\n${paint(`Legend: ${MATRIX_LEGEND.replace(/`/g, "")}.`, "dim")}`;
+  const model = collapseMatrix(complianceMatrix(result));
+  const lines: string[] = [];
+  if (model.rows.length > 0) {
+    const table = newTable(["Check", "Level", ...model.engines.map((engine) => terminalText(engine.name, 24))], paint);
+    for (const row of model.rows) table.push([terminalText(row.id, 60), row.level, ...row.cells.map((cell) => (cell ? paint(cell, CELL_TONE[cell]) : ""))]);
+    lines.push("Where the engines differ:", table.toString());
+  }
+  if (model.summary !== null) lines.push(model.summary);
+  if (model.rows.length > 0) lines.push(paint(`Legend: ${MATRIX_LEGEND.replace(/`/g, "")}.`, "dim"));
+  return lines.join("\n");
+}
+
+/** Column widths that keep the at-a-glance table near a terminal's width: long cells wrap. */
+const GLANCE_CELL_WIDTH = 14;
+
+/** Words to wrap at; a number keeps its unit ("88.0 %", "197 ms", "10 / 100 turns" breaks only before "/"). */
+function wrapWords(text: string): string[] {
+  return text.split(" ").reduce<string[]>((words, word) => {
+    if (words.length > 0 && /^(%|[nµm]?s|turns|×)\)?[,;]?$/.test(word)) words[words.length - 1] += ` ${word}`;
+    else words.push(word);
+    return words;
+  }, []);
+}
+
+/** The text in lines of at most `width` characters where its words allow. */
+function wrapCell(text: string, width: number): string {
+  const lines: string[] = [];
+  for (const word of wrapWords(text)) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines.join("\n");
+}
+
+function glance(result: ResultJson, paint: Paint): string[] {
+  const model = atAGlance(result);
+  if (model.columns.length === 0 || model.engines.length === 0) return [];
+  const rows = model.engines.map((engine) => [terminalText(engine, 24), ...glanceRow(model, engine).map((text) => terminalText(text, 120))]);
+  const headers = ["Engine", ...model.columns.map((column) => column.header)];
+  const widths = headers.map((header, column) => Math.max(...wrapWords(header).map((word) => word.length), ...rows.map((row) => Math.min(GLANCE_CELL_WIDTH, row[column]!.length)), ...rows.flatMap((row) => wrapWords(row[column]!).map((word) => word.length))));
+  const table = newTable(headers.map((header, column) => wrapCell(header, widths[column]!)), paint);
+  for (const row of rows) table.push(row.map((text, column) => paint(wrapCell(text, widths[column]!), text.endsWith("(noisy)") ? "warn" : text.startsWith("NOT certified") ? "bad" : "plain")));
+  const notes = model.notes.map((note) => `  ${note.startsWith("(noisy)") ? paint(terminalText(note, 400), "warn") : terminalText(note, 400)}`);
+  return [paint("At a glance", "bold"), table.toString(), ...notes, ""];
+}
+
+function dataTable(bench: DataTable, paint: Paint): string[] {
+  const table = newTable(bench.headers, paint);
+  for (const row of bench.rows) table.push(row.map((cell) => (cell === "MISSED" ? paint(cell, "bad") : terminalText(cell, 60))));
+  return [paint(terminalText(bench.title), "bold"), table.toString(), ...bench.notes.map((note) => `  ${note.startsWith("warning:") ? paint(terminalText(note, 200), "warn") : terminalText(note, 200)}`), ""];
 }
 
 function problems(result: ResultJson, paint: Paint): string[] {
@@ -70,7 +120,9 @@ export const terminalReporter: Reporter = {
   format: "terminal",
   render(result, options = {}) {
     const paint = paintWith(options.color === true);
-    const out: string[] = [paint(options.title ?? "ctxbench", "bold"), ...runInfoPairs(result).map(([label, value]) => `  ${label}: ${terminalText(value, 200)}`), ""];
+    const out: string[] = [paint(options.title ?? "ctxbench", "bold"), ""];
+    if (result.certifications.length + result.benchmarks.length > 0 && (result.certifications.length > 1 || result.benchmarks.length > 0)) out.push(...glance(result, paint));
+    out.push(paint("Run", "bold"), ...runInfoPairs(result).map(([label, value]) => `  ${label}: ${terminalText(value, 200)}`), "");
     if (result.certifications.length > 0) {
       out.push(paint("Certification", "bold"), ...result.certifications.map((certification) => verdictLine(certification, paint)));
       out.push(result.certifications.length === 1 ? singleEngine(result.certifications[0]!, paint) : matrix(result, paint));
@@ -78,11 +130,9 @@ export const terminalReporter: Reporter = {
       if (notes.length > 0) out.push("Checks that did not pass:", ...notes);
       out.push("");
     }
-    for (const bench of benchmarkTables(result)) {
-      const table = newTable(bench.headers, paint);
-      for (const row of bench.rows) table.push(row.map((cell) => (cell === "MISSED" ? paint(cell, "bad") : terminalText(cell, 60))));
-      out.push(paint(terminalText(bench.title), "bold"), table.toString(), ...bench.notes.map((note) => `  ${note.startsWith("warning:") ? paint(terminalText(note, 200), "warn") : terminalText(note, 200)}`), "");
-    }
+    for (const bench of benchmarkTables(result)) out.push(...dataTable(bench, paint));
+    const harness = harnessTables(result);
+    if (harness.length > 0) out.push(paint("Harness", "bold"), `  ${HARNESS_NOTE}`, "", ...harness.flatMap((bench) => dataTable(bench, paint)));
     return `${out.join("\n").trimEnd()}\n`;
   },
 };
