@@ -23,6 +23,8 @@ interface BenchArgs {
   out?: string | undefined;
   "save-baseline"?: string | undefined;
   baseline?: string | undefined;
+  python?: string | undefined;
+  "hermes-agent"?: string | undefined;
 }
 
 /** `ctxbench bench`: run benchmark suites on engines and print or save the result JSON. */
@@ -36,6 +38,8 @@ export function benchCommand(io: CliIo): CommandModule<object, any> {
         .option("suite", { type: "string", array: true, choices: suites, describe: "Suite to run (repeatable; default: all)" })
         .option("engine", { type: "string", array: true, describe: "Engine to benchmark (repeatable; default: every bundled engine)" })
         .option("plugins", { type: "string", array: true, describe: "Another directory holding plugin directories (repeatable)" })
+        .option("python", { type: "string", describe: "The Python interpreter for Python plugins (default python3 on PATH)" })
+        .option("hermes-agent", { type: "string", describe: "A hermes-agent checkout: its plugins and its built-in compressor become engines" })
         .option("seed", { type: "number", default: 1, describe: "Seed of the generated transcripts" })
         .option("json", { type: "boolean", default: false, describe: "Print the result JSON instead of tables" })
         .option("quick", { type: "boolean", default: false, describe: "Smaller inputs and fewer samples (a quick look, not a figure to publish)" })
@@ -55,7 +59,8 @@ async function bench(io: CliIo, args: BenchArgs): Promise<void> {
   if (!Number.isInteger(args.seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
   const pluginDirs = args.plugins ?? [];
   const suites = (args.suite && args.suite.length > 0 ? [...new Set(args.suite)] : availableSuites()) as BenchSuiteName[];
-  const engines = await loadBenchEngines(io, await benchEngineNames(io, args.engine, pluginDirs), pluginDirs);
+  const runtime = { ...(args.python !== undefined ? { python: args.python } : {}), ...(args["hermes-agent"] !== undefined ? { hermesAgent: args["hermes-agent"] } : {}) };
+  const engines = await loadBenchEngines(io, await benchEngineNames(io, args.engine, pluginDirs), pluginDirs, runtime);
   const baseline = args.baseline !== undefined ? loadBaseline(io.cwd, args.baseline) : null;
   const progress = createProgress(io, { quiet: args.quiet });
 
