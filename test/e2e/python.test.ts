@@ -44,6 +44,17 @@ describe("Python plugins through the CLI (the Hermes bridge, python3 with the st
     expect((JSON.parse(result.stdout) as CertifyJson).verdict).toBe("certified");
   });
 
+  it("compare puts a Python engine beside a bundled one in the cache, throughput and quality tables", async () => {
+    const result = await ctxbench(["compare", "--plugins", PYTHON_PLUGINS, "--engine", "recall", "--engine", "truncate", "--no-certify", "--suite", "cache", "--suite", "throughput", "--suite", "quality", "--quick", "--format", "json"]);
+    expect(result.code, result.stderr).toBe(0);
+    const { benchmarks } = JSON.parse(result.stdout) as { benchmarks: Array<{ suite: string; engines: Array<{ engine: string }> }> };
+    expect(benchmarks.map((suite) => [suite.suite, suite.engines.map((engine) => engine.engine)])).toEqual([
+      ["cache", ["recall", "truncate"]],
+      ["throughput", ["recall", "truncate"]],
+      ["quality", ["recall", "truncate"]],
+    ]);
+  });
+
   it("a missing interpreter is one line and exit 2", async () => {
     const result = await ctxbench(["certify", "--plugins", PYTHON_PLUGINS, "--engine", "recall", "--python", join(work, "no-such-python")]);
     expect(result.code).toBe(2);
