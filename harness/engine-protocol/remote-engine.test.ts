@@ -69,6 +69,23 @@ describe("RemoteEngine: the host's identity check (SEL-1) needs no round trip", 
   });
 });
 
+describe("RemoteEngine: the host's pre_llm_call hook", () => {
+  it("fires once per turn and appends what it returns to the turn's user message, on a copy of the request", async () => {
+    const engine = await engineWith(
+      "def __init__(self):\n    from hermes_cli.plugins import get_plugin_manager\n    self.fired = 0\n    def inject(**kw):\n        self.fired += 1\n        return {'context': 'Recalled: the staging cluster is eu-2.'}\n    get_plugin_manager()._hooks.setdefault('pre_llm_call', []).append(inject)",
+    );
+    expect(overridesHook(engine, "select_context")).toBe(true);
+    const request = structuredClone(MESSAGES);
+    const options = { conversation_messages: structuredClone(MESSAGES), incoming_message: MESSAGES[3]!, budget_tokens: 8000 };
+    const selected = (await engine.select_context(request, options)) as Message[];
+    expect(selected).not.toBe(request);
+    expect(selected.at(-1)?.content).toBe("c\n\nRecalled: the staging cluster is eu-2.");
+    expect(request).toEqual(MESSAGES);
+    await engine.select_context(request, options);
+    expect(nativeFacts(engine)?.attrs()["fired"]).toBe(1);
+  });
+});
+
 describe("RemoteEngine: attributes", () => {
   it("mirrors the remote fields after every call and sends host writes across", async () => {
     const engine = await engineWith("def get_status(self):\n    return {'last': self.last_prompt_tokens}");
