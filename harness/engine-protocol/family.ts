@@ -84,36 +84,16 @@ export class EngineFamily {
   }
 
   /** Start the process and load the plugin; an EngineLoadError says why it could not. */
-  static async start(options: FamilyOptions): Promise<EngineFamily> {
-    const child = spawn(options.command, [...options.args], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
-    killOnExit(child);
-    const state: FamilyState = { family: null, hostModules: [], stderr: "", pendingHooks: null };
-    const peer = new JsonRpcPeer(child.stdout!, child.stdin!, {
-      onRequest: (method, params) => answerEngine(options, method, params),
-      onNotification: (method, params) => onNotification(state, method, params),
-      ...(options.onMessage ? { onMessage: options.onMessage } : {}),
-    });
-    child.stderr!.on("data", (chunk: Buffer) => {
-      const text = chunk.toString("utf8");
-      state.stderr = (state.stderr + text).slice(-STDERR_TAIL_BYTES);
-      if (state.family) state.family.#stderrTail = state.stderr;
-      options.onStderr?.(text);
-    });
-    const exited = new Promise<void>((resolve) => {
-      child.once("exit", (code, signal) => {
-        const family = state.family;
-        if (family) family.#exit = { code, signal };
-        peer.close(describeExit(code, signal, state.stderr));
-        resolve();
-      });
-      child.once("error", (error) => {
-        peer.close(`could not start ${options.command}: ${error.message}`);
-        resolve();
-      });
-    });
-    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
-    child.unref();
+  static start(options: FamilyOptions): Promise<EngineFamily> {
+    return EngineFamily.adopt(EngineProcess.spawn(options), options);
+  }
 
+  /**
+   * Load the plugin into a process started earlier (a spare, with the same command and handlers):
+   * `initialize` carries the plugin and the sandbox, so a process can be started before either is known.
+   */
+  static async adopt(started: EngineProcess, options: FamilyOptions): Promise<EngineFamily> {
+    const { child, peer, state } = started;
     const bound = options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<"timeout">((resolve) => {
@@ -130,10 +110,11 @@ export class EngineFamily {
       const family = new EngineFamily(child, peer, options, environment, state);
       family.#stderrTail = state.stderr;
       if (state.pendingHooks) family.#hostHooks = state.pendingHooks;
+      if (state.exit) family.#exit = state.exit;
       return family;
     } catch (error) {
       child.kill("SIGKILL");
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 500))]);
+      await Promise.race([started.exited, new Promise((resolve) => setTimeout(resolve, 500))]);
       throw asLoadError(error, options, state.stderr);
     } finally {
       clearTimeout(timer);
@@ -142,6 +123,15 @@ export class EngineFamily {
 
   get exited(): { code: number | null; signal: string | null } | null {
     return this.#exit;
+  }
+
+  /** (The process's stderr and exit, as they happen.) */
+  noteStderr(tail: string): void {
+    this.#stderrTail = tail;
+  }
+
+  noteExit(exit: { code: number | null; signal: string | null }): void {
+    this.#exit = exit;
   }
 
   get stderrTail(): string {
@@ -225,6 +215,72 @@ interface FamilyState {
   hostModules: HostModuleRecord[];
   stderr: string;
   pendingHooks: Record<string, number> | null;
+  exit: { code: number | null; signal: string | null } | null;
+  onStderr: ((text: string) => void) | null;
+}
+
+/** The parts of FamilyOptions a process needs before it is given a plugin. */
+export type ProcessOptions = Omit<FamilyOptions, "initialize">;
+
+/**
+ * An engine-side process that has not been given a plugin yet. `EngineFamily.adopt` loads one
+ * into it; a factory keeps one started ahead of need, so a fresh engine does not wait for the
+ * interpreter to start.
+ */
+export class EngineProcess {
+  readonly child: ChildProcess;
+  readonly peer: JsonRpcPeer;
+  readonly state: FamilyState;
+  readonly exited: Promise<void>;
+
+  private constructor(child: ChildProcess, peer: JsonRpcPeer, state: FamilyState, exited: Promise<void>) {
+    this.child = child;
+    this.peer = peer;
+    this.state = state;
+    this.exited = exited;
+  }
+
+  static spawn(options: ProcessOptions): EngineProcess {
+    const child = spawn(options.command, [...options.args], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
+    killOnExit(child);
+    const state: FamilyState = { family: null, hostModules: [], stderr: "", pendingHooks: null, exit: null, onStderr: options.onStderr ?? null };
+    const peer = new JsonRpcPeer(child.stdout!, child.stdin!, {
+      onRequest: (method, params) => answerEngine(state.family?.options ?? options, method, params),
+      onNotification: (method, params) => onNotification(state, method, params),
+      ...(options.onMessage ? { onMessage: options.onMessage } : {}),
+    });
+    child.stderr!.on("data", (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      state.stderr = (state.stderr + text).slice(-STDERR_TAIL_BYTES);
+      state.family?.noteStderr(state.stderr);
+      state.onStderr?.(text);
+    });
+    const exited = new Promise<void>((resolve) => {
+      child.once("exit", (code, signal) => {
+        state.exit = { code, signal };
+        state.family?.noteExit(state.exit);
+        peer.close(describeExit(code, signal, state.stderr));
+        resolve();
+      });
+      child.once("error", (error) => {
+        peer.close(`could not start ${options.command}: ${error.message}`);
+        resolve();
+      });
+    });
+    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
+    child.unref();
+    return new EngineProcess(child, peer, state, exited);
+  }
+
+  /** Still usable: not exited, channel open. */
+  get alive(): boolean {
+    return this.state.exit === null && this.peer.closed === null;
+  }
+
+  kill(): void {
+    this.peer.close("not needed");
+    this.child.kill("SIGKILL");
+  }
 }
 
 function onNotification(state: FamilyState, method: string, params: Record<string, unknown>): void {
@@ -245,7 +301,7 @@ function onNotification(state: FamilyState, method: string, params: Record<strin
   }
 }
 
-async function answerEngine(options: FamilyOptions, method: string, params: Record<string, unknown>): Promise<unknown> {
+async function answerEngine(options: ProcessOptions, method: string, params: Record<string, unknown>): Promise<unknown> {
   if (method !== "llm.call") throw new RpcError(ERROR_CODES.methodNotFound, `the host has no method ${method}`, null);
   const answer = options.llm ? await options.llm(params as unknown as LlmCallParams) : { error: { kind: "connection", message: "no LLM is attached to this run" } };
   if ("error" in answer) throw new RpcError(ERROR_CODES.llmFailed, answer.error.message, { kind: answer.error.kind });

@@ -3,7 +3,7 @@ import { DISPOSE } from "../contract/native.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { EngineFamily, type FamilyOptions, type LlmHandler } from "./family.ts";
+import { EngineFamily, EngineProcess, type FamilyOptions, type LlmHandler, type ProcessOptions } from "./family.ts";
 import type { PluginManifestInfo, PluginMode } from "./messages.ts";
 import { findPython } from "./python.ts";
 import { remoteEngine, type RemoteEngine } from "./remote-engine.ts";
@@ -60,11 +60,13 @@ function removeSandbox(home: string): void {
   rmSync(home, { recursive: true, force: true });
 }
 
-/** The environment a bridge child gets: the caller's, minus Python's own variables (-I ignores them anyway). */
-function bridgeEnv(base: NodeJS.ProcessEnv, home: string): NodeJS.ProcessEnv {
+/**
+ * The environment a bridge child gets: the caller's, minus Python's own variables (-I ignores them
+ * anyway) and any HERMES_HOME of the user's (the bridge sets the sandbox's at initialize).
+ */
+function bridgeEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(base)) if (!key.startsWith("PYTHON")) env[key] = value;
-  env["HERMES_HOME"] = home;
+  for (const [key, value] of Object.entries(base)) if (!key.startsWith("PYTHON") && key !== "HERMES_HOME") env[key] = value;
   env["PYTHONDONTWRITEBYTECODE"] = "1";
   return env;
 }
@@ -79,6 +81,9 @@ export class PythonEngineFactory {
   readonly options: PythonEngineOptions;
   readonly #families = new Set<EngineFamily>();
   readonly #ownHomes = new Map<EngineFamily, string>();
+  /** A bridge process started ahead of need: the next fresh engine skips the interpreter's start. */
+  #spare: EngineProcess | null = null;
+  #disposed = false;
 
   constructor(spec: PythonPluginSpec, options: PythonEngineOptions = {}) {
     this.spec = spec;
@@ -110,16 +115,37 @@ export class PythonEngineFactory {
     this.#ownHomes.delete(family);
   }
 
-  async startFamily(options: { home?: string } = {}): Promise<EngineFamily> {
+  /** How bridge processes of this factory are started (the same for every family). */
+  #processOptions(): ProcessOptions {
     const interpreter = findPython(this.options.python, this.options.env ?? process.env);
+    const options: ProcessOptions = {
+      command: interpreter.executable,
+      args: ["-I", "-B", HERMES_BRIDGE],
+      cwd: this.options.sandboxRoot ?? tmpdir(),
+      env: bridgeEnv(this.options.env ?? process.env),
+    };
+    for (const key of ["llm", "loadTimeoutMs", "callTimeoutMs", "ambientContext", "onStderr", "onMessage"] as const) {
+      if (this.options[key] !== undefined) (options as unknown as Record<string, unknown>)[key] = this.options[key];
+    }
+    return options;
+  }
+
+  /** The spare if it is still usable, else a new process; and a new spare started for next time. */
+  #takeProcess(processOptions: ProcessOptions): EngineProcess {
+    const spare = this.#spare;
+    this.#spare = this.#disposed ? null : EngineProcess.spawn(processOptions);
+    if (spare?.alive) return spare;
+    spare?.kill();
+    return EngineProcess.spawn(processOptions);
+  }
+
+  async startFamily(options: { home?: string } = {}): Promise<EngineFamily> {
+    const processOptions = this.#processOptions();
     const own = options.home === undefined ? makeSandbox(this.options.sandboxRoot ?? tmpdir()) : null;
     const home = options.home ?? own!;
     mkdirSync(home, { recursive: true });
     const familyOptions: FamilyOptions = {
-      command: interpreter.executable,
-      args: ["-I", "-B", HERMES_BRIDGE],
-      cwd: home,
-      env: bridgeEnv(this.options.env ?? process.env, home),
+      ...processOptions,
       initialize: {
         plugin: { mode: this.spec.mode, directory: this.spec.directory, selection: this.spec.selection, manifest: this.spec.manifest ?? null },
         home,
@@ -128,12 +154,9 @@ export class PythonEngineFactory {
         model: this.options.model ?? "ctxbench/sim",
       },
     };
-    for (const key of ["llm", "loadTimeoutMs", "callTimeoutMs", "ambientContext", "onStderr", "onMessage"] as const) {
-      if (this.options[key] !== undefined) (familyOptions as unknown as Record<string, unknown>)[key] = this.options[key];
-    }
     let family: EngineFamily;
     try {
-      family = await EngineFamily.start(familyOptions);
+      family = await EngineFamily.adopt(this.#takeProcess(processOptions), familyOptions);
     } catch (error) {
       if (own) removeSandbox(own);
       throw error;
@@ -147,7 +170,11 @@ export class PythonEngineFactory {
     return this.#families.size;
   }
 
+  /** End every family this factory started, and its spare process; later fresh engines start without a spare. */
   async disposeAll(): Promise<void> {
+    this.#disposed = true;
+    this.#spare?.kill();
+    this.#spare = null;
     await Promise.all([...this.#families].map((family) => this.#disposeFamily(family)));
   }
 }

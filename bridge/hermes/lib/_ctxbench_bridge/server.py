@@ -170,6 +170,8 @@ class Server:
         config = params.get("config") or {}
         hermes_agent = params.get("hermesAgent")
         os.makedirs(home, exist_ok=True)
+        # A process may be started before its sandbox is known (a spare): it moves into it now.
+        os.chdir(home)
         os.environ["HERMES_HOME"] = home
         _write_config(home, config)
         self.recorder = imports.ImportRecorder({"shim": _SHIMS, "checkout": hermes_agent}, lambda record: self.channel.notify("imports", {"modules": [record]}))
