@@ -1,4 +1,5 @@
-"""ctxbench's Hermes bridge. Run as: python3 -I -B bridge/hermes/main.py (the host does this)."""
+"""ctxbench's Hermes bridge. The host runs it as `python3 -s -B -P bridge/hermes/main.py` with a
+scrubbed environment and PYTHONHASHSEED=0 (see harness/engine-protocol/hermes.ts)."""
 import os
 import sys
 
@@ -7,7 +8,10 @@ if sys.version_info < (3, 10):
     sys.exit(64)
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+_here = os.path.dirname(os.path.abspath(__file__))
+# Python 3.10 has no -P: the script's own directory must not shadow a plugin's imports.
+sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or os.curdir) != _here]
+sys.path.insert(0, os.path.join(_here, "lib"))
 
 from _ctxbench_bridge.server import serve  # noqa: E402
 

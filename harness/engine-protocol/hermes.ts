@@ -61,13 +61,23 @@ function removeSandbox(home: string): void {
 }
 
 /**
- * The environment a bridge child gets: the caller's, minus Python's own variables (-I ignores them
- * anyway) and any HERMES_HOME of the user's (the bridge sets the sandbox's at initialize).
+ * How the bridge runs: isolated as `-I` would (no user site directory, the script's directory not
+ * on the path — `-P` from 3.11, main.py drops it on 3.10 — and no PYTHON* variable of the caller's,
+ * scrubbed here) and with no bytecode written (`-B`), but not `-E`: the one variable passed,
+ * PYTHONHASHSEED=0, fixes string hashing, so an engine iterating a set gives the same order, and
+ * a seed the same outputs, run after run.
  */
+export function bridgeArgs(version: string): string[] {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  return ["-s", "-B", ...(major > 3 || (major === 3 && minor >= 11) ? ["-P"] : []), HERMES_BRIDGE];
+}
+
+/** The environment a bridge child gets: the caller's without PYTHON* variables or the user's HERMES_HOME (the bridge sets the sandbox's). */
 function bridgeEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(base)) if (!key.startsWith("PYTHON") && key !== "HERMES_HOME") env[key] = value;
   env["PYTHONDONTWRITEBYTECODE"] = "1";
+  env["PYTHONHASHSEED"] = "0";
   return env;
 }
 
@@ -120,7 +130,7 @@ export class PythonEngineFactory {
     const interpreter = findPython(this.options.python, this.options.env ?? process.env);
     const options: ProcessOptions = {
       command: interpreter.executable,
-      args: ["-I", "-B", HERMES_BRIDGE],
+      args: bridgeArgs(interpreter.version),
       cwd: this.options.sandboxRoot ?? tmpdir(),
       env: bridgeEnv(this.options.env ?? process.env),
     };

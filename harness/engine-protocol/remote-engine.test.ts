@@ -187,6 +187,16 @@ describe("RemoteEngine: the call_llm seam", () => {
   });
 });
 
+describe("RemoteEngine: reproducible engines", () => {
+  it("string hashing is fixed, so a set iterates in the same order in every engine process", async () => {
+    const extra = "def get_status(self):\n    return {'order': list({'alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'})}";
+    const orders = [];
+    for (let i = 0; i < 3; i++) orders.push(await (await engineWith(extra)).get_status());
+    expect(orders[1]).toEqual(orders[0]);
+    expect(orders[2]).toEqual(orders[0]);
+  });
+});
+
 describe("RemoteEngine: bounds", () => {
   it("a call that never returns ends the engine's process at the call bound; later calls fail at once", async () => {
     const engine = await engineWith("def compress(self, messages, current_tokens=None, focus_topic=None):\n    while True:\n        pass", { callTimeoutMs: 1500 });

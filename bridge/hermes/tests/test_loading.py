@@ -145,7 +145,9 @@ class HostModulesTest(BridgeTest):
         directory = write_plugin(self.plugins, "simple", {"__init__.py": SIMPLE_ENGINE})
         answer = self.bridge().load(directory, "simple")
         self.assertEqual(set(answer["result"]["optionalPackages"]), {"tiktoken", "yaml", "regex", "numpy"})
-        self.assertTrue(answer["result"]["runtime"]["flags"]["isolated"])
+        flags = answer["result"]["runtime"]["flags"]
+        self.assertTrue(flags["noUserSite"])
+        self.assertTrue(flags["dontWriteBytecode"])
 
 
 if __name__ == "__main__":

@@ -203,7 +203,12 @@ class Server:
                 "version": ".".join(str(part) for part in sys.version_info[:3]),
                 "implementation": sys.implementation.name,
                 "executable": sys.executable,
-                "flags": {"isolated": bool(sys.flags.isolated), "dontWriteBytecode": bool(sys.dont_write_bytecode)},
+                "flags": {
+                    "isolated": bool(sys.flags.isolated),
+                    "noUserSite": bool(sys.flags.no_user_site),
+                    "dontWriteBytecode": bool(sys.dont_write_bytecode),
+                    "hashRandomization": bool(sys.flags.hash_randomization),
+                },
             },
             "module": self.plugin.module_name,
             "hostModules": self.recorder.records,
