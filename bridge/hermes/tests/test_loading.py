@@ -152,3 +152,36 @@ class HostModulesTest(BridgeTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class HermesAgentCheckoutTest(BridgeTest):
+    CHECKOUT = __import__("os").path.join(__import__("os").path.dirname(__file__), "..", "..", "..", "test", "fixtures", "hermes-agent")
+
+    def test_the_checkouts_own_modules_and_only_the_llm_seam_stubbed(self):
+        bridge = self.bridge()
+        answer = bridge.call("initialize", {
+            "protocol": 1,
+            "plugin": {"mode": "builtin-compressor", "directory": self.CHECKOUT, "selection": "compressor"},
+            "home": bridge.home,
+            "config": {},
+            "hermesAgent": self.CHECKOUT,
+            "model": "openai/gpt-test",
+        })
+        self.assertIn("result", answer, answer)
+        stubbed = [stub["module"] for stub in answer["result"]["stubs"]]
+        self.assertIn("agent.auxiliary_client", stubbed)
+        self.assertNotIn("agent.context_engine", stubbed)
+        engine = bridge.result("create", {})
+        self.assertEqual(engine["name"], "compressor")
+        self.assertEqual(engine["class"]["mro"][:2], ["agent.context_compressor.ContextCompressor", "agent.context_engine.ContextEngine"])
+        self.assertEqual(engine["attrs"]["context_length"], 128000)
+        origins = {}
+        for note in bridge.notifications:
+            if note["method"] == "imports":
+                for record in note["params"]["modules"]:
+                    origins[record["module"]] = record["outcome"]
+        self.assertEqual(origins["agent.context_engine"], "checkout")
+        self.assertEqual(origins["agent.model_metadata"], "checkout")
+        messages = [{"role": "system", "content": "s"}] + [{"role": "user" if i % 2 == 0 else "assistant", "content": f"m{i}"} for i in range(12)]
+        result = bridge.hook(engine["handle"], "compress", {"messages": messages})["result"]
+        self.assertIn("[CONTEXT COMPACTION] summary of 1 messages", result["value"][1]["content"])
