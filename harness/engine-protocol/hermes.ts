@@ -1,15 +1,23 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { DISPOSE } from "../contract/native.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { EngineFamily, EngineProcess, type FamilyOptions, type LlmHandler, type ProcessOptions } from "./family.ts";
+import { EngineFamily, EngineLoadError, EngineProcess, type FamilyOptions, type LlmHandler, type ProcessOptions } from "./family.ts";
 import type { PluginManifestInfo, PluginMode } from "./messages.ts";
 import { findPython } from "./python.ts";
 import { remoteEngine, type RemoteEngine } from "./remote-engine.ts";
 
-/** The bridge's entry script, shipped in the package. */
-export const HERMES_BRIDGE = fileURLToPath(new URL("../../bridge/hermes/main.py", import.meta.url));
+/**
+ * The bridge's entry script, shipped in the package: `bridge/hermes/main.py` at the package root,
+ * found from this module in the source tree (harness/engine-protocol/) or in a build (dist/harness/engine-protocol/).
+ */
+export const HERMES_BRIDGE = bridgeEntry();
+
+function bridgeEntry(): string {
+  const candidates = ["../../bridge/hermes/main.py", "../../../bridge/hermes/main.py"].map((relative) => fileURLToPath(new URL(relative, import.meta.url)));
+  return candidates.find((candidate) => existsSync(candidate)) ?? candidates[0]!;
+}
 
 /** A Python plugin as discovery found it. */
 export interface PythonPluginSpec {
@@ -150,6 +158,7 @@ export class PythonEngineFactory {
   }
 
   async startFamily(options: { home?: string } = {}): Promise<EngineFamily> {
+    if (!existsSync(HERMES_BRIDGE)) throw new EngineLoadError(`the Hermes bridge is missing from this installation (${HERMES_BRIDGE})`, "process");
     const processOptions = this.#processOptions();
     const own = options.home === undefined ? makeSandbox(this.options.sandboxRoot ?? tmpdir()) : null;
     const home = options.home ?? own!;
