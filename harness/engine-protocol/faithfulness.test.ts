@@ -34,12 +34,12 @@ async function compare(engine: EngineUnderTest, remote: EngineUnderTest, checks:
 }
 
 /** Fixtures whose checks read host scenarios through paths of their own (timeouts, interleaved sessions, special inputs): played with scenarios. */
-const WITH_SCENARIOS = new Set(["THR-4/nothing-published-after-timeout", "THR-2/session-isolation", "CMP-2/split-batch", "UID-4/content-rewrite", "CMP-9/preflight-without-uid", "TCU-3/repeated-tool-call-ids"]);
+const WITH_SCENARIOS = new Set(["THR-4/nothing-published-after-timeout", "THR-2/session-isolation", "CMP-9/preflight-without-uid"]);
 
 describe("the protocol is faithful: bundled engines", () => {
   it.each([
     ["compressor", true],
-    ["truncate", true],
+    ["truncate", false],
     ["lcm", false],
   ] as const)("%s: the same outcome for every check, in-process and through the Node adapter", async (name, scenarios) => {
     const loaded = await loadEngine({ name, cwd: REPO, strict: true });
