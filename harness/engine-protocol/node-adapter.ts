@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url";
 import { ContextEngine, ENGINE_BRAND, isContextEngine } from "../contract/context-engine.ts";
 import { conversationScope } from "../contract/conversation-scope.ts";
 import { ENGINE_PROTOCOL_VERSION, ERROR_CODES, type CallResult, type EngineDescription, type InitializeParams, type ParamChange } from "./messages.ts";
+import { isDerived, underive } from "./derived.ts";
 import { MIRRORED_FIELDS } from "./remote-engine.ts";
 
 /**
@@ -303,6 +304,7 @@ export class NodeEngineSide {
     const spec = CALLS[params["hook"] as string];
     if (!spec) throw new AdapterError(ERROR_CODES.invalidParams, `unknown hook ${String(params["hook"])}`);
     const named = (params["params"] ?? {}) as Record<string, unknown>;
+    if (isDerived(named["conversation_messages"]) && Array.isArray(named["request_messages"])) named["conversation_messages"] = underive(named["request_messages"], named["conversation_messages"]);
     const controller = new AbortController();
     this.#aborts.set(id, controller);
     const context = typeof params["context"] === "string" ? params["context"] : undefined;

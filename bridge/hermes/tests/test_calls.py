@@ -222,3 +222,19 @@ class HostHooksTest(BridgeTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DerivedConversationTest(BridgeTest):
+    def test_conversation_messages_sent_as_differences_are_rebuilt_as_separate_dicts(self):
+        bridge, engine = self.loaded(engine_with(
+            "def select_context(self, request_messages, *, conversation_messages=None, incoming_message=None, budget_tokens=0):\n"
+            "    self.rebuilt = conversation_messages == [dict(m, message_uid='u' + str(i)) for i, m in enumerate(request_messages)]\n"
+            "    self.separate = all(a is not b for a, b in zip(conversation_messages, request_messages))\n"
+            "    conversation_messages[0]['content'] = 'changed'\n"
+            "    return None"
+        ))
+        extra = [{"message_uid": f"u{i}"} for i in range(len(MESSAGES))]
+        answer = bridge.hook(engine["handle"], "select_context", {"request_messages": MESSAGES, "conversation_messages": {"$derive": "request_messages", "extra": extra}})["result"]
+        self.assertTrue(answer["attrs"]["rebuilt"])
+        self.assertTrue(answer["attrs"]["separate"])
+        self.assertEqual([change["param"] for change in answer["mutated"]], ["conversation_messages"])

@@ -136,7 +136,17 @@ def _same(before, after):
         return False
 
 
+def underive(params):
+    """`conversation_messages` sent as differences from `request_messages` (docs/engine-protocol.md):
+    each becomes a new dict, the request message's keys then its own."""
+    derived = params.get("conversation_messages")
+    request = params.get("request_messages")
+    if isinstance(derived, dict) and derived.get("$derive") == "request_messages" and isinstance(request, list):
+        params["conversation_messages"] = [{**base, **own} for base, own in zip(request, derived.get("extra") or [])]
+
+
 def prepare(engine, hook, params):
     """The call to make and the watch over its arguments (taken before the call)."""
+    underive(params)
     function, tracked = CALLS[hook]
     return (lambda: function(engine, params)), Watch(params, tracked)

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { stripAll } from "../contract/persistence-fields.ts";
+import type { Message } from "../contract/types.ts";
+import { cloneMessages } from "../host/clone.ts";
+import { deriveFromRequest, isDerived, underive } from "./derived.ts";
+
+const transcript: Message[] = [
+  { role: "system", content: "s", message_uid: "a".repeat(32) },
+  { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "read", arguments: "{}" } }], message_uid: "b".repeat(32), _tool_call_uids: { c1: "d".repeat(32) } },
+  { role: "tool", tool_call_id: "c1", content: "file", message_uid: "e".repeat(32) },
+];
+
+describe("conversation_messages as differences from request_messages", () => {
+  it("sends only what differs from the request (identity fields, the nested lists the host copied) and rebuilds equal, separate objects", () => {
+    const request = stripAll(transcript);
+    const conversation = cloneMessages(transcript);
+    const derived = deriveFromRequest(request, conversation)!;
+    expect(isDerived(derived)).toBe(true);
+    expect(derived.extra[0]).toEqual({ message_uid: "a".repeat(32) });
+    expect(Object.keys(derived.extra[1]!).sort()).toEqual(["_tool_call_uids", "message_uid", "tool_calls"]);
+    const rebuilt = underive(JSON.parse(JSON.stringify(request)), JSON.parse(JSON.stringify(derived)));
+    expect(rebuilt).toEqual(JSON.parse(JSON.stringify(conversation)));
+    expect(derived.extra.some((own) => "role" in own || "content" in own), "shared text is not sent twice").toBe(false);
+  });
+
+  it("sends the conversation in full when it is not the request's copy", () => {
+    const request = stripAll(transcript);
+    expect(deriveFromRequest(request, cloneMessages(transcript).slice(1))).toBeNull();
+    expect(deriveFromRequest(request, [{ role: "user" }, ...cloneMessages(transcript).slice(1)])).toBeNull();
+  });
+});
