@@ -63,7 +63,7 @@ describe("Python plugins through the CLI (the Hermes bridge, python3 with the st
 });
 
 describe("misbehaving Python engines end certify with named outcomes or a one-line exit 2, never a hang", () => {
-  const certify = (engine: string) => ctxbench(["certify", "--plugins", FAULTS, "--engine", engine, "--checks", "CMP-1", "ABC-2", "--timeout", "2000", "--format", "json"], 120_000);
+  const certify = (engine: string) => ctxbench(["certify", "--plugins", FAULTS, "--engine", engine, "--checks", "CMP-1", "ABC-2", "--timeout", "4000", "--format", "json"], 120_000);
 
   it("prints on stdout (print, os.write on fd 1, a forged protocol line): the channel and the report are untouched", async () => {
     const result = await certify("prints");
