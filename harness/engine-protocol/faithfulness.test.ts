@@ -32,6 +32,8 @@ const view = (results: CheckResult[]) => results.map((result) => `${result.id}: 
  * run alone. The bound here is far beyond any run of these engines (none of them hangs).
  */
 const GENEROUS_RUN_BOUND_MS = 180_000;
+/** A comparison plays everything twice, and the scenario ones are long: the test's own limit is above both runs' bounds' worth of slack. */
+const COMPARISON_TEST_MS = 400_000;
 
 async function compare(engine: EngineUnderTest, remote: EngineUnderTest, checks: typeof CHECKS, options: Pick<RunnerOptions, "scenarios">) {
   const inProcess = await runChecks(engine, checks, { seed: 1, timeoutMs: GENEROUS_RUN_BOUND_MS, ...options });
@@ -53,7 +55,7 @@ describe("the protocol is faithful: bundled engines", () => {
     const engine: EngineUnderTest = { name: loaded.name, version: loaded.version, selectedName: loaded.selected, createFresh: loaded.createFresh };
     const results = await compare(engine, overProtocol(engine, { entry: `${loaded.directory}/index.ts`, selection: name }), CHECKS, scenarios ? { scenarios: HOST_SCENARIOS } : {});
     expect(results.filter((result) => result.outcome === "fail")).toEqual([]);
-  });
+  }, COMPARISON_TEST_MS);
 });
 
 describe("the protocol is faithful: every fixture is caught the same way", () => {
@@ -62,5 +64,5 @@ describe("the protocol is faithful: every fixture is caught the same way", () =>
     const engine = fixtureUnderTest(fixture);
     const results = await compare(engine, overProtocol(engine, { entry: BY_CHECK, selection: id, exportName: "fixtureEngine" }), CHECKS.filter((check) => check.rule === rule), WITH_SCENARIOS.has(id) ? { scenarios: HOST_SCENARIOS } : {});
     expect(results.find((result) => result.id === id)?.outcome).not.toBe("pass");
-  });
+  }, COMPARISON_TEST_MS);
 });
