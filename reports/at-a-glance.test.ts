@@ -11,15 +11,15 @@ describe("the at-a-glance model", () => {
     expect(glance.engines).toEqual(["compressor", "lcm", "truncate"]);
     expect(glance.columns.map((column) => column.id)).toEqual([
       "certification",
-      "overhead",
-      "cache-hit",
-      "prefix-breaks",
-      "throughput",
-      "compression",
-      "scaling",
       "recall-active",
       "recall-tools",
       "tokens-removed",
+      "cache-hit",
+      "prefix-breaks",
+      "overhead",
+      "throughput",
+      "compression",
+      "scaling",
     ]);
     const lcm = Object.fromEntries(glance.columns.map((column, index) => [column.id, glanceRow(glance, "lcm")[index]]));
     expect(lcm["certification"]).toBe("NOT certified: 6/9 pass, 2 unexpected");
