@@ -77,3 +77,10 @@ describe("the at-a-glance model", () => {
     expect(glanceRow(glance, "truncate")[tools]).toBe("–");
   });
 });
+
+describe("how the figures were measured", () => {
+  it("is said under the table when there are timed figures, naming the machine", () => {
+    expect(atAGlance(sampleResult()).notes).toContainEqual(expect.stringMatching(/^Timed figures: engines measured interleaved .* in one process on Example CPU @ 2\.20GHz \(2 cores\), linux 6\.1\.0 x64, Node v20\.20\.2;/));
+    expect(atAGlance(sampleResult({ withBenchmarks: false })).notes.some((note) => note.startsWith("Timed figures"))).toBe(false);
+  });
+});

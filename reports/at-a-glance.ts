@@ -141,8 +141,15 @@ export function atAGlance(result: ResultJson): AtAGlance {
   const reasons = new Map<string, string[]>();
   for (const column of columns)
     for (const [engine, { noisy }] of column.cells) if (noisy !== null) reasons.set(noisy, [...(reasons.get(noisy) ?? []), `${engine} (${column.header})`]);
-  const notes = [...columns.flatMap((column) => (column.note === undefined ? [] : [column.note])), ...[...reasons].map(([reason, where]) => `(noisy) ${where.join(", ")}: ${reason} — noisy, rerun on a quiet machine; not counted as a goal met.`)];
+  const timed = result.benchmarks.some((suite) => suite.noise !== null);
+  const notes = [...columns.flatMap((column) => (column.note === undefined ? [] : [column.note])), ...(timed ? [howMeasured(result)] : []), ...[...reasons].map(([reason, where]) => `(noisy) ${where.join(", ")}: ${reason} — noisy, rerun on a quiet machine; not counted as a goal met.`)];
   return { engines, columns, notes };
+}
+
+/** How the timed figures were taken, and on what: a reader judges a figure by it. */
+function howMeasured(result: ResultJson): string {
+  const { cpu, cores, node, os } = result.runInfo;
+  return `Timed figures: engines measured interleaved (round after round, order rotated) in one process on ${cpu} (${cores} cores), ${os}, Node ${node}; medians with 95 % intervals; a fixed calibration loop timed alongside says how noisy the machine was.`;
 }
 
 /** An engine's row as cell texts, flagged cells marked, "–" where a column has no figure for it. */
