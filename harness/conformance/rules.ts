@@ -42,7 +42,7 @@ export const RULES: readonly Rule[] = [
   rule("SEL-3", "host", "MUST", "Selection runs before cache-control and sanitizers; a replacement is validated like any request."),
   rule("SEL-4", "host", "MUST", "A selection affects one provider call only and is never persisted."),
   rule("SEL-5", "host", "MUST", "Selection is asked per provider request, retries included."),
-  rule("SEL-6", "engine", "MUST", "select_context leaves conversation_messages and incoming_message (and the request list) untouched."),
+  rule("SEL-6", "engine", "MUST", "select_context leaves conversation_messages and incoming_message untouched; request_messages is the live request, and editing it is request-only."),
   rule("SEL-7", "engine", "MUST", "select_context answers nothing or a non-empty list of message objects."),
   rule("SEL-8", "engine", "SHOULD", "Asked again with nothing changed, select_context gives the same or an equal list."),
   rule("SEL-9", "engine", "SHOULD", "A selection is a valid request by itself."),

@@ -1,12 +1,14 @@
 import { overridesHook, type ContextEngine } from "../contract/context-engine.ts";
 import { hasPersistenceFields, stripAll, stripPersistenceFields } from "../contract/persistence-fields.ts";
-import type { Message } from "../contract/types.ts";
+import type { Message, SelectContextOptions } from "../contract/types.ts";
 import type { SelectionOutcome } from "../trace/events.ts";
 import { isThenable, readEngineField, type HookOutcome, type TraceRecorder } from "../trace/recorder.ts";
 import { planCacheBreakpoints } from "./cache-plan.ts";
 import { cloneMessage, cloneMessages } from "./clone.ts";
 import type { ReferenceViews } from "./reference-views.ts";
 import { sanitizeRequest } from "./sanitize.ts";
+import { deepEqual } from "./deep-equal.ts";
+import { validateSequence } from "../contract/validate.ts";
 import { unsendableProblem } from "./sendable.ts";
 
 export interface AssemblyState {
@@ -26,6 +28,8 @@ export interface AssembledRequest {
   cacheBreakpoints: number[];
   /** Why a selection fell open (SEL-2), or null. */
   warning: string | null;
+  /** The sanitizers changed the list (a repaired tool pairing, a dropped role, merged user messages). */
+  repaired: boolean;
 }
 
 export const SELECT_CONTEXT_FAILED = "Context engine select_context hook failed; using unmodified request messages";
@@ -47,30 +51,51 @@ export function assembleRequest(
   const wire = stripAll(transcript);
   if (engine === null) return finish(wire, "no-engine", null);
   if (!overridesHook(engine, "select_context")) return finish(wire, "skipped-inherited", null);
-  const selected = callSelectContext(engine, wire, transcript, state);
-  if (isThenable(selected)) return selected.then((outcome) => decide(wire, outcome));
-  return decide(wire, selected);
+  return callSelectContext(engine, wire, transcript, state);
 }
 
-function callSelectContext(
-  engine: ContextEngine,
-  wire: Message[],
-  transcript: readonly Message[],
-  state: AssemblyState,
-): HookOutcome | Promise<HookOutcome> {
+function callSelectContext(engine: ContextEngine, wire: Message[], transcript: readonly Message[], state: AssemblyState): AssembledRequest | Promise<AssembledRequest> {
   const incoming = state.incomingIndex >= 0 ? transcript[state.incomingIndex] : undefined;
   const views = state.views;
-  const options = {
-    conversation_messages: views === undefined ? cloneMessages(transcript) : views.conversation(transcript),
-    incoming_message: incoming === undefined ? null : views === undefined ? cloneMessage(incoming) : views.incoming(incoming),
-    budget_tokens: readEngineField(engine, "context_length") || 0,
-  };
+  const conversation = views === undefined ? cloneMessages(transcript) : views.conversation(transcript);
+  const incomingCopy = incoming === undefined ? null : views === undefined ? cloneMessage(incoming) : views.incoming(incoming);
+  const options = { conversation_messages: conversation, incoming_message: incomingCopy, budget_tokens: readEngineField(engine, "context_length") || 0 };
   if (state.recorder !== undefined) {
     // The copies equal the transcript (unless the engine edited its own copy in an earlier request,
     // SEL-6); the trace digests the host's history itself, reusing its cached JSON.
     const digestArgs = [wire, { ...options, conversation_messages: transcript, incoming_message: incoming ?? null }];
-    return state.recorder.callHook(engine, "select_context", [wire, options], { session: state.session, digestArgs });
+    let decided: AssembledRequest | undefined;
+    const detailAfter = (outcome: HookOutcome): Record<string, unknown> => {
+      decided = decide(wire, outcome);
+      // What SEL-6, SEL-7 and SEL-9 judge: reference copies the engine changed, a refused selection, what the sanitizers repaired.
+      const mutated = [
+        ...(deepEqual(conversation, transcript) ? [] : ["conversation_messages"]),
+        ...(incoming === undefined || deepEqual(incomingCopy, incoming) ? [] : ["incoming_message"]),
+      ];
+      const detail: Record<string, unknown> = { mutated, selection: decided.selection };
+      if (decided.warning !== null && decided.selection === "fail-open-invalid") detail["refused"] = decided.warning;
+      if (decided.selection === "replaced" && decided.repaired) detail["repairs"] = repairsOf(outcome, wire);
+      return detail;
+    };
+    const recorded = state.recorder.callHook(engine, "select_context", [wire, options], { session: state.session, digestArgs, detailAfter });
+    return isThenable(recorded) ? recorded.then(() => decided!) : decided!;
   }
+  const outcome = invokeSelectContext(engine, wire, options);
+  return isThenable(outcome) ? outcome.then((settled) => decide(wire, settled)) : decide(wire, outcome);
+}
+
+/** What the sanitizers had to repair in a replacing selection that the request itself did not need (SEL-9): the first few findings. */
+function repairsOf(outcome: HookOutcome, request: readonly Message[]): string[] {
+  if (!outcome.ok || !Array.isArray(outcome.value)) return [];
+  const key = (finding: { kind: string; callId: string | null }) => `${finding.kind}:${finding.callId ?? ""}`;
+  const had = new Set(validateSequence(request).map(key));
+  return validateSequence(outcome.value)
+    .filter((finding) => finding.severity === "error" && !had.has(key(finding)))
+    .slice(0, 3)
+    .map((finding) => finding.detail);
+}
+
+function invokeSelectContext(engine: ContextEngine, wire: Message[], options: SelectContextOptions): HookOutcome | Promise<HookOutcome> {
   try {
     const value = engine.select_context(wire, options);
     if (!isThenable(value)) return { ok: true, value };
@@ -103,7 +128,7 @@ export function isMessageList(value: unknown): value is Message[] {
 function finish(messages: Message[], selection: SelectionOutcome, warning: string | null): AssembledRequest {
   const sanitized = sanitizeRequest(messages);
   const wire = stripAgain(sanitized);
-  return { messages: wire, selection, cacheBreakpoints: planCacheBreakpoints(wire), warning };
+  return { messages: wire, selection, cacheBreakpoints: planCacheBreakpoints(wire), warning, repaired: sanitized !== messages };
 }
 
 /** A selection may return history copies: strip persistence-only fields again, copying only those messages. */

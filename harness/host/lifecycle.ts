@@ -15,10 +15,12 @@ export async function notifyHook(
   args: readonly unknown[],
   detail?: Record<string, unknown>,
   digestArgs?: readonly unknown[],
+  detailAfter?: CallContext["detailAfter"],
 ): Promise<HookOutcome> {
   const context: CallContext = { session: session?.id ?? null };
   if (detail !== undefined) context.detail = detail;
   if (digestArgs !== undefined) context.digestArgs = digestArgs;
+  if (detailAfter !== undefined) context.detailAfter = detailAfter;
   const pending = runtime.recorder.callHook(runtime.engine, hook, args, context);
   const outcome = isThenable(pending) ? await pending : pending;
   if (!outcome.ok) {

@@ -7,6 +7,7 @@ import type { ScenarioTurn } from "../../scenarios/format.ts";
 import { assembleRequest, type AssembledRequest } from "./assemble.ts";
 import { cloneMessages, cloneValue } from "./clone.ts";
 import { runCompactionPass } from "./compaction.ts";
+import { deepEqual } from "./deep-equal.ts";
 import { askShouldCompress, madeProgress, MAX_TURN_PASSES, postToolGate, preApiGate, turnPass } from "./pressure-gates.ts";
 import { historyTokensRough } from "./history-tokens.ts";
 import { notifyHook } from "./lifecycle.ts";
@@ -239,7 +240,10 @@ async function finalize(runtime: HostRuntime, session: SessionRuntime, state: Tu
       turn_exit_reason: exit,
     };
     const usage = state.usage === null ? null : cloneValue(state.usage);
-    await notifyHook(runtime, session, "on_turn_complete", [cloneMessages(session.history), usage, info], undefined, [session.history, usage, info]);
+    const copies = cloneMessages(session.history);
+    // OTC-4 judges this: did the engine change the copies it was shown?
+    const modified = () => ({ usage_null: usage === null, modified: !deepEqual(copies, session.history) });
+    await notifyHook(runtime, session, "on_turn_complete", [copies, usage, info], undefined, [session.history, usage, info], modified);
     called = true;
   }
   runtime.recorder.record({

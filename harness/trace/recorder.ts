@@ -22,6 +22,11 @@ export interface CallContext {
   detail?: Record<string, unknown>;
   /** What to digest instead of the arguments, when they hold run-specific values (e.g. a sandbox path). */
   digestArgs?: readonly unknown[];
+  /**
+   * More detail once the call has returned (what it did to its arguments, a copy of its answer),
+   * merged into `detail` before the event is recorded, so an event never changes after it is in the trace.
+   */
+  detailAfter?: (outcome: HookOutcome) => Record<string, unknown>;
 }
 
 /** Hooks whose answer is a message list: any other non-null answer is classified "non-list". */
@@ -119,7 +124,9 @@ export class TraceRecorder {
       stateAfter: readEngineState(engine),
       durationMs,
     };
-    if (context.detail !== undefined) event.detail = context.detail;
+    const after = context.detailAfter !== undefined && !timedOut ? context.detailAfter(outcome) : undefined;
+    const detail = after === undefined ? context.detail : Object.assign(context.detail ?? {}, after);
+    if (detail !== undefined) event.detail = detail;
     const native = nativeCallFacts(returned);
     if (native !== null) event.native = native;
     return this.record(event);

@@ -3,12 +3,13 @@ import { hasRepeatedToolCallIds } from "../probes/conversation.ts";
 import type { CompressObservation } from "./helpers.ts";
 
 /**
- * What makes a compress input special, so that each rule judges only its own inputs and a
- * broken engine fails the checks of one rule: repeated tool-call ids (TCU-3), legacy rows
- * without uids (UID-2), a current user message without a uid (CMP-9), rows sharing a uid
- * (UID-7), a content change under a known uid (UID-4), a focus topic (CMP-6/7).
+ * What makes a compress call special: repeated tool-call ids (TCU-3), legacy rows without uids
+ * (UID-2), a current user message without a uid (CMP-9), rows sharing a uid (UID-7), a content
+ * change under a known uid (UID-4), a focus topic (CMP-6), and — from the probe that made the call
+ * — a call from outside the session's async context (THR-1). A tag never hides an output from a
+ * rule; it names an additional rule when it caused a defect (compress-judgement.ts).
  */
-export type InputTag = "repeated-ids" | "legacy-rows" | "preflight" | "shared-uid" | "rewrite" | "focus";
+export type InputTag = "repeated-ids" | "legacy-rows" | "preflight" | "shared-uid" | "rewrite" | "focus" | "other-context";
 
 export function inputTags(input: readonly Message[]): Set<InputTag> {
   const tags = new Set<InputTag>();
@@ -27,36 +28,27 @@ export function inputTags(input: readonly Message[]): Set<InputTag> {
   return tags;
 }
 
-/** Tags of every observation, in order; a rewrite is a uid whose text differs from an earlier input of the same run and session. */
+/**
+ * Tags of every observation, in order. A rewrite is a uid that has had more than one content in
+ * this run and session, this input included: from the first changed version on, the engine has
+ * seen the uid change, so every later call of the session carries the condition.
+ */
 export function tagObservations(observations: readonly CompressObservation[]): Array<{ observation: CompressObservation; tags: Set<InputTag> }> {
-  const known = new Map<string, string>();
+  const versions = new Map<string, Set<string>>();
   return observations.map((observation) => {
     const tags = inputTags(observation.input);
     if (observation.focusTopic !== null) tags.add("focus");
-    const scope = `${observation.source}/${observation.event.session ?? ""}`;
-    const local = new Map<string, string>();
+    if (observation.condition === "other-context") tags.add("other-context");
+    const scope = `${observation.seed}/${observation.source}/${observation.event.session ?? ""}`;
+    const shared = tags.has("shared-uid");
     for (const message of observation.input) {
-      if (typeof message.message_uid !== "string") continue;
+      if (typeof message.message_uid !== "string" || shared) continue;
       const key = `${scope}/${message.message_uid}`;
-      const text = JSON.stringify(message.content ?? null);
-      const earlier = known.get(key);
-      if (earlier !== undefined && earlier !== text && !tags.has("shared-uid")) tags.add("rewrite");
-      local.set(key, text);
+      const texts = versions.get(key) ?? new Set<string>();
+      texts.add(JSON.stringify(message.content ?? null));
+      versions.set(key, texts);
+      if (texts.size > 1) tags.add("rewrite");
     }
-    for (const [key, text] of local) known.set(key, text);
     return { observation, tags };
   });
-}
-
-/** Observations with none of the special tags: the ordinary inputs CMP-1..5 and CMP-8 judge. */
-export function ordinaryObservations(observations: readonly CompressObservation[]): CompressObservation[] {
-  return tagObservations(observations)
-    .filter(({ tags }) => tags.size === 0)
-    .map(({ observation }) => observation);
-}
-
-export function observationsTagged(observations: readonly CompressObservation[], tag: InputTag): CompressObservation[] {
-  return tagObservations(observations)
-    .filter(({ tags }) => tags.has(tag))
-    .map(({ observation }) => observation);
 }

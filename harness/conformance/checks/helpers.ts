@@ -32,6 +32,7 @@ export function allCalls(runs: readonly CheckRun[]): Call[] {
 /** One compress() the engine answered: from a probe's engine-call or a host compaction event. */
 export interface CompressObservation {
   source: string;
+  seed: number;
   /** Probe case name, or the compaction trigger. */
   label: string;
   input: Message[];
@@ -43,40 +44,66 @@ export interface CompressObservation {
   refusal: string | null;
   focusTopic: string | null;
   thresholdTokens: number | null;
+  /**
+   * The probe case that is this input with its special feature taken away (repeated ids made
+   * unique, the missing uids given): what the engine does on it tells whether the feature caused a
+   * defect. Null when the observation has no such twin.
+   */
+  counterfactual: string | null;
+  /** A condition of the call the probe set up (e.g. "other-context": called from outside the session's async context). */
+  condition: string | null;
   event: TraceEvent;
 }
 
+const observationsByRun = new WeakMap<CheckRun, CompressObservation[]>();
+
+/** Every compress the engine answered, probe calls and host passes alike (a pass the host discarded on timeout says nothing and is left out). */
 export function compressObservations(runs: readonly CheckRun[]): CompressObservation[] {
+  return runs.flatMap((run) => {
+    let found = observationsByRun.get(run);
+    if (found === undefined) {
+      found = observationsOfRun(run);
+      observationsByRun.set(run, found);
+    }
+    return found;
+  });
+}
+
+function observationsOfRun(run: CheckRun): CompressObservation[] {
   const found: CompressObservation[] = [];
-  for (const run of runs) {
-    for (const event of run.trace) {
-      if (event.type === "engine-call" && event.hook === "compress" && event.detail && Array.isArray(event.detail["input"])) {
-        const detail = event.detail;
-        const output = detail["output"];
-        found.push({
-          source: run.source,
-          label: String(detail["case"] ?? "compress"),
-          input: detail["input"] as Message[],
-          output: event.resultKind === "list" && Array.isArray(output) ? output : null,
-          failure: event.resultKind === "error" || event.resultKind === "timeout" ? (event.error ?? event.resultKind) : null,
-          refusal: null,
-          focusTopic: typeof detail["focus_topic"] === "string" ? detail["focus_topic"] : null,
-          thresholdTokens: typeof detail["threshold_tokens"] === "number" ? detail["threshold_tokens"] : null,
-          event,
-        });
-      } else if (event.type === "compaction" && !isDiscarded(event)) {
-        found.push({
-          source: run.source,
-          label: `${event.trigger} compaction`,
-          input: event.input,
-          output: event.output,
-          failure: event.outcome === "error" ? (event.error ?? "error") : null,
-          refusal: event.outcome === "refused-invalid" ? event.error : null,
-          focusTopic: event.focus_topic,
-          thresholdTokens: null,
-          event,
-        });
-      }
+  for (const event of run.trace) {
+    if (event.type === "engine-call" && event.hook === "compress" && event.detail && Array.isArray(event.detail["input"]) && event.detail["discarded"] !== true) {
+      const detail = event.detail;
+      const output = detail["output"];
+      found.push({
+        source: run.source,
+        seed: run.seed,
+        label: String(detail["case"] ?? "compress"),
+        input: detail["input"] as Message[],
+        output: event.resultKind === "list" && Array.isArray(output) ? output : null,
+        failure: event.resultKind === "error" || event.resultKind === "timeout" ? (event.error ?? event.resultKind) : null,
+        refusal: event.resultKind === "list" || event.resultKind === "error" || event.resultKind === "timeout" ? null : `compress returned ${event.resultKind === "non-list" ? "a value that is not a list" : event.resultKind}, not a list`,
+        counterfactual: typeof detail["counterfactual"] === "string" ? detail["counterfactual"] : null,
+        condition: typeof detail["condition"] === "string" ? detail["condition"] : null,
+        focusTopic: typeof detail["focus_topic"] === "string" ? detail["focus_topic"] : null,
+        thresholdTokens: typeof detail["threshold_tokens"] === "number" ? detail["threshold_tokens"] : null,
+        event,
+      });
+    } else if (event.type === "compaction" && !isDiscarded(event)) {
+      found.push({
+        source: run.source,
+        seed: run.seed,
+        label: `${event.trigger} compaction`,
+        input: event.input,
+        output: event.output,
+        failure: event.outcome === "error" ? (event.error ?? "error") : null,
+        refusal: event.outcome === "refused-invalid" ? event.error : null,
+        focusTopic: event.focus_topic,
+        thresholdTokens: null,
+        counterfactual: null,
+        condition: null,
+        event,
+      });
     }
   }
   return found;

@@ -10,8 +10,9 @@ export const PROBE_MODEL = "probe-model";
 export const PROBE_CONTEXT_LENGTH = 8000;
 
 /**
- * Calls one hook through the recorder. `detail` lands on the engine-call event; the answer is
- * added to it afterwards as `output` (a JSON copy) or `thrown`, so checks read values verbatim.
+ * Calls one hook through the recorder. `detail` lands on the engine-call event with the answer as
+ * `output` (a JSON copy) or `thrown`, and whatever `after` reads once the call returned (e.g.
+ * digests of the arguments), so checks read values verbatim and the event is final when recorded.
  */
 export async function call<T = unknown>(
   context: ProbeContext,
@@ -20,12 +21,13 @@ export async function call<T = unknown>(
   args: readonly unknown[],
   session: string | null,
   detail: Record<string, unknown>,
+  after?: (outcome: HookOutcome) => Record<string, unknown>,
 ): Promise<HookOutcome<T>> {
-  const recorded: Record<string, unknown> = { ...detail };
-  const outcome = await context.recorder.callHook<T>(engine, hook, args, { session, detail: recorded });
-  if (outcome.ok) recorded["output"] = safeCopy(outcome.value);
-  else recorded["thrown"] = describeError(outcome.error);
-  return outcome;
+  const detailAfter = (outcome: HookOutcome): Record<string, unknown> => ({
+    ...(outcome.ok ? { output: safeCopy(outcome.value) } : { thrown: describeError(outcome.error) }),
+    ...after?.(outcome),
+  });
+  return (await context.recorder.callHook<T>(engine, hook, args, { session, detail: { ...detail }, detailAfter })) as HookOutcome<T>;
 }
 
 function safeCopy(value: unknown): unknown {

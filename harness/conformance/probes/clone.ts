@@ -15,18 +15,21 @@ export const cloneProbe: Probe = {
   async run(engine, context) {
     await startSession(context, engine, "original");
     await call(context, engine, "update_from_response", [usage(1500)], "original", { case: "original-usage" });
-    const cloned = await call<ContextEngine>(context, engine, "clone_for_agent", [], "original", {
-      case: "clone",
-      originalThresholdPercent: engine.threshold_percent,
-    });
+    const cloned = await call<ContextEngine>(
+      context,
+      engine,
+      "clone_for_agent",
+      [],
+      "original",
+      { case: "clone", originalThresholdPercent: engine.threshold_percent },
+      (outcome) => {
+        if (!outcome.ok || outcome.value === null || typeof outcome.value !== "object") return {};
+        const clone = outcome.value as ContextEngine;
+        return { sameObject: clone === engine, cloneThresholdPercent: (clone as { threshold_percent?: unknown }).threshold_percent ?? null, cloneState: readEngineState(clone) };
+      },
+    );
     if (!cloned.ok || cloned.value === null || typeof cloned.value !== "object") return;
     const clone = cloned.value;
-    const last = context.recorder.events[context.recorder.size - 1];
-    if (last?.type === "engine-call" && last.detail) {
-      last.detail["sameObject"] = clone === engine;
-      last.detail["cloneThresholdPercent"] = (clone as { threshold_percent?: unknown }).threshold_percent ?? null;
-      last.detail["cloneState"] = readEngineState(clone);
-    }
     const before = readEngineState(engine);
     const cloneHome = join(context.home, "clone");
     mkdirSync(cloneHome, { recursive: true });

@@ -39,7 +39,8 @@ export const asyncContextProbe: Probe = {
       const worker = await context.createEngine();
       const workerContext = homeFor(via);
       await conversationScope.run("contexts", () => startSession(workerContext, worker, "contexts"));
-      await fromWorker(() => compressCase(workerContext, worker, "contexts", `${via === "immediate" ? "sibling" : "timer"}-context`, input), via);
+      const name = `${via === "immediate" ? "sibling" : "timer"}-context`;
+      await fromWorker(() => compressCase(workerContext, worker, "contexts", name, input, null, { condition: "other-context", counterfactual: "baseline" }), via);
     }
   },
 };

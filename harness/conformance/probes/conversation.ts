@@ -7,18 +7,25 @@ const WORDS = [
   "migration", "tenant", "router", "bucket", "replica", "token", "budget", "shard", "queue", "backlog",
 ];
 
+/** A size drawn per message, log-uniformly between the bounds, so small and huge ones both occur. */
+export interface SizeRange {
+  min: number;
+  max: number;
+}
+export type Size = number | SizeRange;
+
 export interface ConversationShape {
   turns: number;
   /** Words per user or assistant text. */
-  words: number;
+  words: Size;
   /** Every `toolEvery`-th turn makes tool calls (0 = never). */
   toolEvery?: number;
   /** Calls per tool batch (>1 = a parallel batch). */
-  batch?: number;
+  batch?: Size;
   /** How provider ids are made: unique, one constant id, or reused per call position across turns. */
   ids?: "unique" | "constant" | "reused";
   /** Characters of each tool result. */
-  resultChars?: number;
+  resultChars?: Size;
   /** Give rows a message_uid (and tool-call uids). */
   uids?: boolean;
   /** Facts planted in user messages: turn index → text appended. */
@@ -35,15 +42,16 @@ export const probeUid = (tag: string, n: number): string => uidFor(`${tag}:${n}`
 export function buildConversation(seed: number, shape: ConversationShape, tag = "c"): Message[] {
   const random = seededRandom(seed);
   const text = (count: number) => Array.from({ length: count }, () => WORDS[Math.floor(random() * WORDS.length)]!).join(" ");
+  const size = (value: Size): number => (typeof value === "number" ? value : Math.round(Math.exp(Math.log(value.min) + random() * (Math.log(value.max) - Math.log(value.min)))));
   let uidCounter = 0;
   const stamp = (message: Message): Message => (shape.uids === false ? message : { ...message, message_uid: probeUid(tag, uidCounter++) });
   const messages: Message[] = [stamp({ role: "system", content: shape.systemPrompt ?? PROBE_SYSTEM_PROMPT })];
   let callCounter = 0;
   for (let turn = 0; turn < shape.turns; turn++) {
     const fact = shape.facts?.[turn];
-    messages.push(stamp({ role: "user", content: `Turn ${turn}: ${text(shape.words)}${fact ? ` ${fact}` : ""}` }));
+    messages.push(stamp({ role: "user", content: `Turn ${turn}: ${text(size(shape.words))}${fact ? ` ${fact}` : ""}` }));
     if (shape.toolEvery && turn % shape.toolEvery === shape.toolEvery - 1) {
-      const batch = shape.batch ?? 1;
+      const batch = size(shape.batch ?? 1);
       const calls: ToolCall[] = [];
       for (let position = 0; position < batch; position++) {
         const id =
@@ -53,13 +61,35 @@ export function buildConversation(seed: number, shape: ConversationShape, tag = 
       const assistant = stamp({ role: "assistant", content: null, tool_calls: calls });
       messages.push(assistant);
       for (const call of calls) {
-        const body = text(Math.max(1, Math.floor((shape.resultChars ?? 200) / 7)));
+        const body = text(Math.max(1, Math.floor(size(shape.resultChars ?? 200) / 7)));
         messages.push(stamp({ role: "tool", tool_call_id: call.id, content: body }));
       }
     }
-    messages.push(stamp({ role: "assistant", content: `Answer ${turn}: ${text(shape.words)}` }));
+    messages.push(stamp({ role: "assistant", content: `Answer ${turn}: ${text(size(shape.words))}` }));
   }
   return messages;
+}
+
+/**
+ * The same transcript with every call occurrence given an id of its own (its result follows it),
+ * so repeated provider ids become unique: the counterfactual twin of a repeated-ids input.
+ */
+export function withUniqueToolCallIds(messages: readonly Message[]): Message[] {
+  let open: Array<{ id: string; unique: string; answered: boolean }> = [];
+  return messages.map((message, index) => {
+    if (message.role === "assistant" && Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
+      open = message.tool_calls.map((call, position) => ({ id: call.id, unique: `${call.id}_u${index}_${position}`, answered: false }));
+      return { ...message, tool_calls: message.tool_calls.map((call, position) => ({ ...call, id: open[position]!.unique })) };
+    }
+    if (message.role === "tool") {
+      const call = open.find((candidate) => candidate.id === message.tool_call_id && !candidate.answered);
+      if (call) {
+        call.answered = true;
+        return { ...message, tool_call_id: call.unique };
+      }
+    }
+    return message;
+  });
 }
 
 /** Every provider tool-call id of a list, counted. */

@@ -1,8 +1,9 @@
 import { ContextEngine, ENGINE_BRAND, type OptionalHook } from "../../contract/context-engine.ts";
 import type { Message } from "../../contract/types.ts";
+import { isValidSequence } from "../../contract/validate.ts";
 import { digestValue } from "../../trace/canonical-json.ts";
 import type { Probe } from "../types.ts";
-import { call, startSession } from "./call.ts";
+import { call, compressCase, startSession } from "./call.ts";
 import { buildConversation, jsonCopy } from "./conversation.ts";
 
 /** SEL-1's identity test, tolerant of an object without the brand (an ABC-1 failure of its own). */
@@ -16,45 +17,88 @@ export function implementsHook(engine: ContextEngine, hook: OptionalHook): boole
 
 const digest = (value: unknown) => digestValue(value).digest;
 
-/** SEL-6..9, CACHE-2: direct select_context calls over a growing conversation, then repeats. */
+/** Distinctive names planted in the selection probe's early turns, which its later questions ask about. */
+export const SELECTION_CODENAMES = ["ZEPHYR", "QUILLON", "MARROW", "TALISK", "OBERVAN", "PELLIX"] as const;
+
+/**
+ * SEL-6..9, CACHE-2: select_context as the host calls it through a session's life. Early turns
+ * of every size (tool outputs from tens of characters to tens of thousands, turns from a few
+ * words to hundreds) plant distinctive facts; the engine compacts them once (its own compress
+ * output becomes the history, as after a committed pass); later turns ask about the compacted
+ * facts, so engines that retrieve, route or trim by size have something to act on. Each request
+ * is selected once per turn as it grows, then twice more with nothing changed; on_turn_complete
+ * sees every finished turn. Inputs are digested before and after each call.
+ */
 export const selectionProbe: Probe = {
   id: "selection",
-  description: "Calls select_context on a conversation growing turn by turn, then twice more with nothing changed; inputs are digested before and after.",
+  description: "Drives select_context through a session: varied-size turns with planted facts, one compaction by the engine, then growing turns that ask about the compacted facts, and two unchanged repeats.",
   async run(engine, context) {
     if (!implementsHook(engine, "select_context")) return;
     const session = "selection";
     await startSession(context, engine, session);
-    const conversation = buildConversation(context.seed + 20, { turns: 10, words: 30, toolEvery: 2, batch: 2, resultChars: 200 }, "selection");
-    const turnStarts = conversation.flatMap((message, index) => (message.role === "user" ? [index] : []));
-    const select = async (name: string, end: number) => {
-      const request = jsonCopy(conversation.slice(0, end));
-      const conversationMessages = jsonCopy(request);
-      const incoming = jsonCopy(request[request.length - 1] as Message);
-      const before = { request: digest(request), conversation: digest(conversationMessages), incoming: digest(incoming) };
-      const options = { conversation_messages: conversationMessages, incoming_message: incoming, budget_tokens: 4000 };
-      const outcome = await call<Message[] | null>(context, engine, "select_context", [request, options], session, { case: name, request: jsonCopy(request), before });
-      const after = { request: digest(request), conversation: digest(conversationMessages), incoming: digest(incoming) };
-      const last = context.recorder.events[context.recorder.size - 1];
-      if (last?.type === "engine-call" && last.detail) last.detail["after"] = after;
-      return outcome;
+    const observes = implementsHook(engine, "on_turn_complete");
+    const turnComplete = async (messages: Message[], name: string) => {
+      if (!observes) return;
+      const info = { turn_id: `selection-${name}`, task_id: "selection", api_call_count: 1, interrupted: false, failed: false, turn_exit_reason: "completed" };
+      const copies = jsonCopy(messages);
+      const usage = { prompt_tokens: 1000, completion_tokens: 50, total_tokens: 1050 };
+      await call(context, engine, "on_turn_complete", [copies, usage, info], session, { case: `selection-${name}`, before: digest(copies), usage }, () => ({ after: digest(copies) }));
     };
-    const growFrom = Math.max(0, turnStarts.length - 5);
-    for (let turn = growFrom; turn < turnStarts.length; turn++) await select(`grow-${turn}`, turnStarts[turn]! + 1);
-    const end = turnStarts[turnStarts.length - 1]! + 1;
-    await select("repeat-1", end);
-    await select("repeat-2", end);
+    const facts: Record<number, string> = {};
+    SELECTION_CODENAMES.forEach((name, index) => (facts[index * 2] = `Remember: the ${name} release is pinned to build ${4200 + index}.`));
+    const early = buildConversation(context.seed + 20, { turns: 12, words: { min: 3, max: 120 }, toolEvery: 2, batch: { min: 1, max: 3 }, resultChars: { min: 20, max: 30_000 }, facts }, "selection");
+    await turnComplete(early, "early");
+    const compacted = await compressCase(context, engine, session, "selection-history", early);
+    // A broken compaction is CMP's business; selection is then judged on the uncompacted history.
+    const usable = compacted.ok && Array.isArray(compacted.value) && compacted.value.length > 0 && isValidSequence(compacted.value);
+    let history: Message[] = usable ? jsonCopy(compacted.value as Message[]) : jsonCopy(early);
+
+    const later = buildConversation(context.seed + 21, { turns: SELECTION_CODENAMES.length, words: { min: 3, max: 300 }, toolEvery: 2, batch: { min: 1, max: 4 }, resultChars: { min: 20, max: 30_000 } }, "selection-later").slice(1);
+    const turns = splitTurns(later);
+    const select = async (name: string, request: Message[]) => {
+      const args = jsonCopy(request);
+      const conversationMessages = jsonCopy(request);
+      const incoming = jsonCopy(request.findLast((m) => m.role === "user") ?? null);
+      const before = { request: digest(args), conversation: digest(conversationMessages), incoming: digest(incoming) };
+      const options = { conversation_messages: conversationMessages, incoming_message: incoming, budget_tokens: engine.context_length };
+      await call<Message[] | null>(context, engine, "select_context", [args, options], session, { case: name, request: jsonCopy(request), before }, () => ({
+        after: { request: digest(args), conversation: digest(conversationMessages), incoming: digest(incoming) },
+        // An in-place edit of request_messages is request-only and allowed (upstream passes the live list): what it leaves is what would be sent.
+        requestAfter: jsonCopy(args),
+      }));
+    };
+    for (const [index, turn] of turns.entries()) {
+      const [user, ...rest] = turn;
+      const question = { ...user!, content: `${String(user!.content)} Which build is the ${SELECTION_CODENAMES[index % SELECTION_CODENAMES.length]} release pinned to?` };
+      history = [...history, question];
+      await select(`grow-${index}`, history);
+      history = [...history, ...rest];
+      await turnComplete(history, `turn-${index}`);
+    }
+    await select("repeat-1", history);
+    await select("repeat-2", history);
   },
 };
 
-/** OTC-4, OTC-5: on_turn_complete with a digested transcript, and with a null usage. */
+/** A transcript without its system message, cut into turns (each from a user message to the next). */
+function splitTurns(messages: readonly Message[]): Message[][] {
+  const turns: Message[][] = [];
+  for (const message of messages) {
+    if (message.role === "user" || turns.length === 0) turns.push([message]);
+    else turns[turns.length - 1]!.push(message);
+  }
+  return turns;
+}
+
+/** OTC-4, OTC-5: on_turn_complete with a digested transcript of every size, and with a null usage. */
 export const turnCompleteProbe: Probe = {
   id: "turn-complete",
-  description: "Calls on_turn_complete after a completed turn and after an interrupted one (usage null), digesting the transcript before and after.",
+  description: "Calls on_turn_complete after a completed turn and after an interrupted one (usage null), on transcripts of mixed sizes, digesting the transcript before and after.",
   async run(engine, context) {
     if (!implementsHook(engine, "on_turn_complete")) return;
     const session = "turn-complete";
     await startSession(context, engine, session);
-    const transcript = buildConversation(context.seed + 30, { turns: 6, words: 30, toolEvery: 2, batch: 2 }, "otc");
+    const transcript = buildConversation(context.seed + 30, { turns: 8, words: { min: 3, max: 200 }, toolEvery: 2, batch: { min: 1, max: 3 }, resultChars: { min: 20, max: 20_000 } }, "otc");
     const cases: Array<{ name: string; usage: unknown; interrupted: boolean }> = [
       { name: "completed", usage: { prompt_tokens: 900, completion_tokens: 40, total_tokens: 940 }, interrupted: false },
       { name: "interrupted", usage: null, interrupted: true },
@@ -63,9 +107,7 @@ export const turnCompleteProbe: Probe = {
       const messages = jsonCopy(transcript);
       const before = digest(messages);
       const info = { turn_id: `turn-${index}`, task_id: "task-0", api_call_count: 1, interrupted: item.interrupted, failed: false, turn_exit_reason: item.interrupted ? "interrupted" : "completed" };
-      await call(context, engine, "on_turn_complete", [messages, item.usage, info], session, { case: item.name, before, usage: item.usage });
-      const last = context.recorder.events[context.recorder.size - 1];
-      if (last?.type === "engine-call" && last.detail) last.detail["after"] = digest(messages);
+      await call(context, engine, "on_turn_complete", [messages, item.usage, info], session, { case: item.name, before, usage: item.usage }, () => ({ after: digest(messages) }));
     }
   },
 };

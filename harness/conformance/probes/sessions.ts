@@ -3,6 +3,9 @@ import type { Probe } from "../types.ts";
 import { call, compressCase, startSession } from "./call.ts";
 import { buildConversation, jsonCopy } from "./conversation.ts";
 import { implementsHook } from "./hooks.ts";
+import { digestValue } from "../../trace/canonical-json.ts";
+
+const digest = (value: unknown) => digestValue(value).digest;
 
 const usage = (prompt: number) => ({ prompt_tokens: prompt, completion_tokens: 50, total_tokens: prompt + 50 });
 
@@ -35,7 +38,12 @@ export const sharedSessionsProbe: Probe = {
     if (implementsHook(engine, "select_context")) {
       for (const session of [...sessions].reverse()) {
         const request = jsonCopy(transcripts.get(session)!);
-        await call(context, engine, "select_context", [request, { conversation_messages: jsonCopy(request), incoming_message: jsonCopy(request[request.length - 1]), budget_tokens: 4000 }], session, { case: "select" });
+        const options = { conversation_messages: jsonCopy(request), incoming_message: jsonCopy(request.findLast((m) => m.role === "user") ?? null), budget_tokens: engine.context_length };
+        const before = { request: digest(request), conversation: digest(options.conversation_messages), incoming: digest(options.incoming_message) };
+        await call(context, engine, "select_context", [request, options], session, { case: "select", request: jsonCopy(request), before }, () => ({
+          after: { request: digest(request), conversation: digest(options.conversation_messages), incoming: digest(options.incoming_message) },
+          requestAfter: jsonCopy(request),
+        }));
       }
     }
     for (const session of [...sessions].reverse()) await compressCase(context, engine, session, "again", transcripts.get(session)!);
