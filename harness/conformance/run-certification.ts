@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import { playScenario } from "../host/play.ts";
 import { readManifest } from "../plugins/manifest.ts";
 import type { LoadedEngine } from "../plugins/types.ts";
@@ -21,7 +22,9 @@ export interface EngineChecksOptions {
 /** A loaded engine as the runner tests it: fresh instances, the name it was selected by, its manifest's name (REG-5). */
 export async function engineUnderTest(loaded: LoadedEngine): Promise<EngineUnderTest> {
   const manifestName = loaded.directory === null ? null : await readManifest(loaded.directory).then((manifest) => manifest.name, () => null);
-  return { name: loaded.name, version: loaded.version, selectedName: loaded.selected, manifestName, createFresh: loaded.createFresh };
+  const via = loaded.source === "general" ? "general" : loaded.source === "directory" ? "directory" : "bundled";
+  const selection = { via, directoryName: loaded.directory === null ? null : basename(loaded.directory), manifestName } as const;
+  return { name: loaded.name, version: loaded.version, selectedName: loaded.selected, manifestName, selection, createFresh: loaded.createFresh };
 }
 
 /** Run checks (default: all) against a loaded engine, scenarios played on the reference host. */

@@ -8,7 +8,7 @@ import { TraceRecorder } from "../trace/recorder.ts";
 import type { Trace } from "../trace/events.ts";
 import { PROBES } from "./probes/index.ts";
 import { watchDiscardedPasses } from "./sandbox-watch.ts";
-import type { Check, CheckResult, CheckRun, Outcome } from "./types.ts";
+import type { Check, CheckResult, CheckRun, Outcome, SelectionFacts } from "./types.ts";
 
 /** The engine a certification runs: how to make fresh instances, and what it is called. */
 export interface EngineUnderTest {
@@ -18,6 +18,8 @@ export interface EngineUnderTest {
   selectedName: string;
   /** The `name` its plugin.yaml declares, when it came from a plugin directory (REG-5 compares). */
   manifestName?: string | null;
+  /** How the loader found it (REG-5 judges the name by the path). */
+  selection?: SelectionFacts | null;
   /**
    * A fresh instance. `home` is the run's sandbox: an engine that takes its home at construction
    * (a Python engine's HERMES_HOME) gets the directory the checks watch.
@@ -31,6 +33,8 @@ export type ScenarioPlayer = (scenario: Scenario, engine: ContextEngine, options
 
 export interface RunnerOptions {
   seed: number;
+  /** Seeds to play every source under (default: just `seed`); checks judge the runs of all of them. */
+  seeds?: readonly number[];
   /** Limit of one scenario play or probe run, in ms; every check reading it times out with it. */
   timeoutMs?: number;
   /** Where sandbox directories are made (default: the OS temp dir). */
@@ -67,22 +71,26 @@ export async function runChecks(engine: EngineUnderTest, checks: readonly Check[
   const played = new Map<string, Promise<SourceOutcome>>();
   for (const [source, settled] of options.settledSources ?? []) played.set(source, Promise.resolve({ ok: false, ...settled, durationMs: 0 }));
   const results: CheckResult[] = [];
+  const seeds = options.seeds !== undefined && options.seeds.length > 0 ? [...new Set(options.seeds)] : [options.seed];
   try {
     for (const check of checks) {
       const sources = sourcesOf(check, options.scenarios !== undefined);
       const outcomes: SourceOutcome[] = [];
       let sourceMs = 0;
       for (const source of sources) {
-        let pending = played.get(source);
-        const firstUse = pending === undefined;
-        if (!pending) {
-          options.onSourceStart?.(source);
-          pending = playSource(source, engine, options, sandboxRoot);
-          played.set(source, pending);
+        for (const seed of seeds) {
+          const key = seeds.length === 1 ? source : `${source}#${seed}`;
+          let pending = played.get(key) ?? played.get(source);
+          const firstUse = pending === undefined;
+          if (!pending) {
+            options.onSourceStart?.(source);
+            pending = playSource(source, engine, { ...options, seed }, sandboxRoot);
+            played.set(key, pending);
+          }
+          const outcome = await pending;
+          if (firstUse) sourceMs += outcome.durationMs;
+          outcomes.push(outcome);
         }
-        const outcome = await pending;
-        if (firstUse) sourceMs += outcome.durationMs;
-        outcomes.push(outcome);
       }
       const result = evaluateCheck(check, outcomes, sources, sourceMs);
       results.push(result);
@@ -136,10 +144,10 @@ async function playSource(source: string, engine: EngineUnderTest, options: Runn
     work.catch(() => undefined);
     const winner = await Promise.race([work, deadline]);
     const durationMs = performance.now() - started;
-    if (winner === "timeout") return { ok: false, outcome: "timeout", message: `${source} did not finish within ${timeoutMs} ms`, durationMs };
+    if (winner === "timeout") return { ok: false, outcome: "timeout", message: `${source} did not finish within ${timeoutMs} ms (seed ${options.seed})`, durationMs };
     return { ok: true, run: winner, durationMs };
   } catch (error) {
-    return { ok: false, outcome: "error", message: `${source} failed: ${describe(error)}`, durationMs: performance.now() - started };
+    return { ok: false, outcome: "error", message: `${source} failed (seed ${options.seed}): ${describe(error)}`, durationMs: performance.now() - started };
   } finally {
     clearTimeout(timer);
     ended = true;
@@ -160,7 +168,7 @@ async function runSource(source: string, fresh: () => Promise<ContextEngine>, en
   }
   const probe = PROBES.get(name);
   if (!probe) throw new Error(`unknown probe "${name}"`);
-  await probe.run(instance, { createEngine: fresh, selectedName: engine.selectedName, manifestName: engine.manifestName ?? null, home, recorder, seed: options.seed });
+  await probe.run(instance, { createEngine: fresh, selectedName: engine.selectedName, manifestName: engine.manifestName ?? null, selection: engine.selection ?? null, home, recorder, seed: options.seed });
   return { source, seed: options.seed, scenario: null, trace: recorder.events };
 }
 

@@ -37,6 +37,20 @@ export interface CheckRun {
   trace: Trace;
 }
 
+/**
+ * How the engine under test was found, as the loader reports it (REG-5 judges the name against it).
+ * On the directory path the directory's name is the selection key; a general plugin's
+ * register(ctx) is selected by the registered engine's name, whatever its directory and
+ * plugin.yaml are called (hermes-lcm: directory and manifest `hermes-lcm`, engine `lcm`).
+ */
+export interface SelectionFacts {
+  via: "directory" | "general" | "bundled";
+  /** The plugin directory's name, or null for a general plugin module outside one. */
+  directoryName: string | null;
+  /** `name` in its plugin.yaml, or null when it has none. */
+  manifestName: string | null;
+}
+
 /** A small deterministic driver that calls the engine's hooks directly through the recorder. */
 export interface ProbeContext {
   /** A fresh engine (for second instances the probe needs). */
@@ -45,6 +59,8 @@ export interface ProbeContext {
   selectedName: string;
   /** The name its plugin.yaml declares, or null when it has none. */
   manifestName: string | null;
+  /** How the loader found it, when known. */
+  selection: SelectionFacts | null;
   /** The engine's private sandbox directory for this run. */
   home: string;
   recorder: TraceRecorder;

@@ -1,11 +1,30 @@
 import type { Usage } from "../../contract/types.ts";
 import type { EngineStateSnapshot } from "../../trace/events.ts";
-import type { Check } from "../types.ts";
-import { calls, evidenceOf, fail, indeterminate, pass, skipped, allCalls } from "./helpers.ts";
+import type { Check, Evaluation, Evidence } from "../types.ts";
+import { calls, evidenceOf, fail, indeterminate, pass, skipped, allCalls, perSeed } from "./helpers.ts";
+
+/**
+ * REG-5 as upstream selects: on the directory path (and for a bundled engine) the directory's name
+ * is the selection key, so the engine's name must equal it; a general plugin is selected by the
+ * registered engine's name, so that must equal the selection and its directory and plugin.yaml may
+ * be called anything (hermes-lcm registers `lcm`). Upstream's directory loader never reads
+ * plugin.yaml's name, so a different one there is a note, not a failure.
+ */
+function judgeName(name: string, selected: string, via: string | null, directoryName: string | null, manifestName: string | null, evidence: Evidence[]): Evaluation {
+  if (via === "general") {
+    if (name !== selected) return fail(`name "${name}" differs from the name it was selected by, "${selected}" (a general plugin's registered engine is taken only when its name equals the selection)`, evidence);
+    const names = [directoryName !== null && directoryName !== name ? `directory "${directoryName}"` : null, manifestName !== null && manifestName !== name ? `plugin.yaml "${manifestName}"` : null].filter((x) => x !== null);
+    return pass(`name "${name}" matches its selection through the general-plugin path${names.length > 0 ? ` (${names.join(", ")} may differ there)` : ""}`, evidence);
+  }
+  const key = directoryName ?? selected;
+  if (name !== key) return fail(`name "${name}" differs from ${directoryName !== null ? `its plugin directory's name "${key}", which selects it` : `the name it was selected by, "${key}"`}`, evidence);
+  const note = manifestName !== null && manifestName !== name ? `; plugin.yaml says "${manifestName}", which the directory loader does not read` : "";
+  return pass(`name "${name}" matches its selection${via === null ? "" : ` (${via} path)`}${note}`, evidence);
+}
 
 const isCount = (value: unknown) => typeof value === "number" && Number.isInteger(value) && value >= 0;
 
-export const basicChecks: Check[] = [
+const basicChecksBySeed: Check[] = [
   {
     id: "REG-5/name-matches-selection",
     rule: "REG-5",
@@ -16,13 +35,10 @@ export const basicChecks: Check[] = [
     evaluate(runs) {
       const [status] = calls(runs, "get_status", (detail) => "selectedName" in detail);
       if (!status) return indeterminate("the identity probe recorded no status call");
-      const { name, selectedName } = status.detail;
-      const evidence = [evidenceOf(status.source, status.event, `name ${JSON.stringify(name)}, selected as ${JSON.stringify(selectedName)}`)];
+      const { name, selectedName, via, directoryName, manifestName } = status.detail;
+      const evidence = [evidenceOf(status.source, status.event, `name ${JSON.stringify(name)}, selected as ${JSON.stringify(selectedName)}${typeof via === "string" ? ` via the ${via} path` : ""}`)];
       if (typeof name !== "string" || name === "") return fail(`name is ${JSON.stringify(name)}, not a non-empty string`, evidence);
-      if (name !== selectedName) return fail(`name "${name}" differs from the name it was selected by, "${String(selectedName)}"`, evidence);
-      const manifestName = status.detail["manifestName"];
-      if (typeof manifestName === "string" && manifestName !== name) return fail(`name "${name}" differs from plugin.yaml's name "${manifestName}"`, evidence);
-      return pass(`name "${name}" matches its selection`, evidence);
+      return judgeName(name, String(selectedName), typeof via === "string" ? via : null, typeof directoryName === "string" ? directoryName : null, typeof manifestName === "string" ? manifestName : null, evidence);
     },
   },
   {
@@ -205,3 +221,6 @@ export const basicChecks: Check[] = [
     },
   },
 ];
+
+/** Each reads one probe run; under several seeds each seed's run is judged on its own. */
+export const basicChecks: Check[] = basicChecksBySeed.map(perSeed);

@@ -25,6 +25,8 @@ export const identityProbe: Probe = {
       nameType: native ? native.contract.nameType : typeof name,
       selectedName: context.selectedName,
       manifestName: context.manifestName,
+      via: context.selection?.via ?? null,
+      directoryName: context.selection?.directoryName ?? null,
       isContextEngine: native ? native.contract.isContextEngine : isContextEngine(engine),
       members: native ? native.contract.members : members,
       ...(native ? { nativeClass: { language: native.language, ...native.class } } : {}),
