@@ -1,6 +1,6 @@
 import type { Message } from "../../contract/types.ts";
 import type { CompactionEvent, EngineCallEvent, EngineHook, TraceEvent } from "../../trace/events.ts";
-import type { CheckRun, Evaluation, Evidence } from "../types.ts";
+import type { Check, CheckRun, Evaluation, Evidence } from "../types.ts";
 
 /** An engine-call event with the run it came from. */
 export interface Call {
@@ -134,4 +134,24 @@ export function textOf(message: unknown): string {
 
 export function isMessageObject(value: unknown): value is Message {
   return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * A check written for one run of its probe, evaluated for every seed's run on its own: the first
+ * failure decides and names its seed; a pass says over how many seeds it held.
+ */
+export function perSeed(check: Check): Check {
+  return {
+    ...check,
+    evaluate(runs) {
+      const seeds = [...new Set(runs.map((run) => run.seed))].sort((a, b) => a - b);
+      if (seeds.length <= 1) return check.evaluate(runs);
+      const results = seeds.map((seed) => ({ seed, evaluation: check.evaluate(runs.filter((run) => run.seed === seed)) }));
+      const decided = results.find((r) => r.evaluation.outcome === "fail") ?? results.find((r) => r.evaluation.outcome === "indeterminate");
+      if (decided) return { ...decided.evaluation, message: `seed ${decided.seed}: ${decided.evaluation.message}` };
+      if (results.every((r) => r.evaluation.outcome === "skipped")) return results[0]!.evaluation;
+      const first = results.find((r) => r.evaluation.outcome === "pass") ?? results[0]!;
+      return { ...first.evaluation, message: `${first.evaluation.message} (at each of seeds ${seeds.join(", ")})` };
+    },
+  };
 }

@@ -3,7 +3,7 @@ import { validateSequence, type SequenceFinding } from "../../contract/validate.
 import { canonicalJson } from "../../trace/canonical-json.ts";
 import type { Check, Evaluation } from "../types.ts";
 import { CERTIFY_SCENARIOS, SELECTION_PROBES, TURN_PROBES } from "./sources.ts";
-import { calls, evidenceOf, fail, indeterminate, isMessageObject, pass, skipped, type Call } from "./helpers.ts";
+import { calls, evidenceOf, fail, indeterminate, isMessageObject, pass, perSeed, skipped, type Call } from "./helpers.ts";
 import { selectionObservations, turnObservations, type SelectionObservation, type TurnObservation } from "./hook-observations.ts";
 
 const listOutput = (c: Call): unknown[] | null => (c.event.resultKind === "list" && Array.isArray(c.detail["output"]) ? (c.detail["output"] as unknown[]) : null);
@@ -54,7 +54,7 @@ const effective = (o: SelectionObservation): unknown[] | null => o.output ?? o.e
 
 const findingKey = (finding: SequenceFinding) => `${finding.kind}:${finding.callId ?? ""}`;
 
-export const hookChecks: Check[] = [
+const hookChecksAsWritten: Check[] = [
   selectionCheck({ id: "SEL-6/inputs-unmutated", rule: "SEL-6", level: "MUST", title: "select_context does not mutate conversation_messages or incoming_message (request_messages is the live request: editing it is allowed)" }, (all) => {
     const problems = all.filter((o) => o.mutated.length > 0).map((o) => ({ o, text: `select_context mutated ${o.mutated.join(" and ")}, which are for reference only` }));
     return problems.length > 0 ? failWith(problems) : pass(`${selectionCoverage(all)}; reference arguments untouched in every one`);
@@ -213,3 +213,6 @@ export const hookChecks: Check[] = [
     },
   },
 ];
+
+/** TOOL-1 and TOOL-2 read one tools-probe run each: judged seed by seed. */
+export const hookChecks: Check[] = hookChecksAsWritten.map((check) => (check.rule === "TOOL-1" || check.rule === "TOOL-2" ? perSeed(check) : check));

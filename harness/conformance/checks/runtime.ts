@@ -1,7 +1,8 @@
 import { canonicalJson } from "../../trace/canonical-json.ts";
 import type { TraceEvent } from "../../trace/events.ts";
 import type { Check, CheckRun, Evidence } from "../types.ts";
-import { allCalls, calls, evidenceOf, fail, indeterminate, pass } from "./helpers.ts";
+import { allCalls, calls, evidenceOf, fail, indeterminate, pass, perSeed } from "./helpers.ts";
+import { findLeaks, SHINGLE_WORDS } from "./session-content.ts";
 
 const failed = (kind: string) => kind === "error" || kind === "timeout";
 
@@ -21,7 +22,7 @@ function outputText(event: TraceEvent): string | null {
   return null;
 }
 
-export const runtimeChecks: Check[] = [
+const runtimeChecksBySeed: Check[] = [
   {
     id: "LIFE-2/lifecycle",
     rule: "LIFE-2",
@@ -77,27 +78,34 @@ export const runtimeChecks: Check[] = [
     probes: ["shared-sessions"],
     evaluate(runs) {
       const evidence: Evidence[] = [];
-      let looked = 0;
+      let outputs = 0;
+      let sessions = 0;
       for (const run of runs) {
         const canaries = canariesOf(run);
         for (const event of run.trace) {
           if (event.type === "engine-call" && failed(event.resultKind) && run.scenario === null) {
-            return fail(`${event.hook} threw while sessions interleaved: ${event.error}`, [evidenceOf(run.source, event, "failed")]);
+            return fail(`${event.hook} threw while sessions interleaved (${run.source}, seed ${run.seed}): ${event.error}`, [evidenceOf(run.source, event, "failed")]);
           }
           const session = event.session;
           const text = session === null ? null : outputText(event);
           if (text === null || session === null) continue;
-          looked++;
           for (const match of text.matchAll(PROBE_CANARY)) {
-            if (match[1] !== session.toUpperCase()) evidence.push(evidenceOf(run.source, event, `${match[0]} in session ${session}`));
+            if (match[1] !== session.toUpperCase()) evidence.push(evidenceOf(run.source, event, `${match[0]} in session ${session} (seed ${run.seed})`));
           }
           for (const canary of canaries) {
-            if (canary.session !== session && text.includes(canary.token)) evidence.push(evidenceOf(run.source, event, `${canary.token} of ${canary.session} in session ${session}`));
+            if (canary.session !== session && text.includes(canary.token)) evidence.push(evidenceOf(run.source, event, `${canary.token} of ${canary.session} in session ${session} (seed ${run.seed})`));
           }
         }
+        // By content, not only by markers: a run of words only another session was given.
+        const search = findLeaks(run);
+        outputs += search.outputs;
+        sessions += search.sessions;
+        for (const leak of search.leaks) {
+          evidence.push(evidenceOf(run.source, leak.event, `"${leak.excerpt}" (session ${leak.from}'s own text) in session ${leak.session}'s ${leak.event.type === "request" ? "request" : "output"} (${run.source}, seed ${run.seed})`));
+        }
       }
-      if (evidence.length > 0) return fail(`content of one session appeared in another's output (${evidence[0]!.note})`, evidence);
-      return looked > 0 ? pass(`${looked} outputs free of other sessions' canaries`) : indeterminate("no session output recorded");
+      if (evidence.length > 0) return fail(`content of one session appeared in another's output: ${evidence[0]!.note}${evidence.length > 1 ? ` (and ${evidence.length - 1} more)` : ""}`, evidence);
+      return outputs > 0 ? pass(`${outputs} outputs of ${sessions} sessions hold nothing of another session's own text (runs of ${SHINGLE_WORDS} words) or canaries`) : indeterminate("no session output recorded");
     },
   },
   {
@@ -126,3 +134,6 @@ export const runtimeChecks: Check[] = [
     },
   },
 ];
+
+/** LIFE-2 and THR-1 read one probe run each: judged seed by seed. THR-2 and THR-4 judge every run already. */
+export const runtimeChecks: Check[] = runtimeChecksBySeed.map((check) => (check.rule === "LIFE-2" || check.rule === "THR-1" ? perSeed(check) : check));
