@@ -29,6 +29,11 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { command: "check-worker", describe: false, load: async () => (await import("./check-worker.ts")).checkWorkerCommand },
   {
+    command: "checks <command>",
+    describe: "List the conformance checks: ids, levels, titles and the scenarios and probes each reads",
+    load: async () => (await import("./checks.ts")).checksCommand,
+  },
+  {
     command: "compare",
     describe: "Certify and benchmark several engines and show them side by side",
     load: async () => (await import("./compare.ts")).compareCommand,
