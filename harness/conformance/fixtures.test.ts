@@ -10,11 +10,15 @@ describe("conformance self-test: every check can fail", () => {
     expect(FIXTURES.map((fixture) => fixture.check).sort()).toEqual(ids);
   });
 
-  it.each(FIXTURES.map((fixture) => [fixture.check, fixture] as const))("the %s fixture fails its check (own rule's checks, with scenarios)", async (id, fixture) => {
+  // The own-rule run adds the host's passes of one scenario to the probes (the bundled-engine and
+  // mutation tests play them all): enough to show the flaw is caught where the host calls it too.
+  const withOneScenario = (check: (typeof CHECKS)[number]) => ({ ...check, scenarios: check.scenarios.length > 0 ? [check.scenarios.includes("parallel-tool-calls") ? "parallel-tool-calls" : check.scenarios[0]!] : [] });
+
+  it.each(FIXTURES.map((fixture) => [fixture.check, fixture] as const))("the %s fixture fails its check (own rule's checks, probes and a scenario)", async (id, fixture) => {
     const rule = CHECKS.find((check) => check.id === id)!.rule;
     const results = await runChecks(
       fixtureUnderTest(fixture),
-      CHECKS.filter((check) => check.rule === rule),
+      CHECKS.filter((check) => check.rule === rule).map(withOneScenario),
       { seed: 1, scenarios: HOST_SCENARIOS },
     );
     const own = results.find((result) => result.id === id)!;

@@ -12,6 +12,8 @@ import type { Check, CheckResult } from "./types.ts";
 
 export interface EngineChecksOptions {
   seed: number;
+  seeds?: readonly number[];
+  onRun?: RunnerOptions["onRun"];
   checks?: readonly Check[];
   timeoutMs?: number;
   onResult?: (result: CheckResult) => void;
@@ -23,7 +25,9 @@ export interface EngineChecksOptions {
 export async function engineUnderTest(loaded: LoadedEngine): Promise<EngineUnderTest> {
   const manifestName = loaded.directory === null ? null : await readManifest(loaded.directory).then((manifest) => manifest.name, () => null);
   const via = loaded.source === "general" ? "general" : loaded.source === "directory" ? "directory" : "bundled";
-  const selection = { via, directoryName: loaded.directory === null ? null : basename(loaded.directory), manifestName } as const;
+  // The loader names a directory-path engine by its selection key (the directory's name; a checkout's built-in by its name).
+  const directoryName = via === "general" ? (loaded.directory === null ? null : basename(loaded.directory)) : loaded.name;
+  const selection = { via, directoryName, manifestName } as const;
   return { name: loaded.name, version: loaded.version, selectedName: loaded.selected, manifestName, selection, createFresh: loaded.createFresh };
 }
 
@@ -32,6 +36,8 @@ export async function runEngineChecks(loaded: LoadedEngine, options: EngineCheck
   const engine = await engineUnderTest(loaded);
   const results = await runChecks(engine, options.checks ?? CHECKS, {
     seed: options.seed,
+    ...(options.seeds ? { seeds: options.seeds } : {}),
+    ...(options.onRun ? { onRun: options.onRun } : {}),
     timeoutMs: options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
     scenarios: { build: buildScenario, play: (scenario, instance, play) => playScenario(scenario, instance, { ...play, engineVersion: loaded.version }) },
     ...(options.onResult ? { onResult: options.onResult } : {}),

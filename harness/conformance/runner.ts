@@ -50,6 +50,13 @@ export interface RunnerOptions {
    * runner passes the ones an earlier worker process hung or died on.
    */
   settledSources?: ReadonlyMap<string, { outcome: Extract<Outcome, "error" | "timeout">; message: string }>;
+  /**
+   * A run already known to be what this engine would record for a source and seed (the mutation
+   * test's runs a mutant provably cannot change), used instead of playing it again.
+   */
+  reuse?: (source: string, seed: number) => CheckRun | undefined;
+  /** Called with every run as it is recorded or reused. */
+  onRun?: (run: CheckRun) => void;
 }
 
 export const DEFAULT_RUN_TIMEOUT_MS = 20_000;
@@ -77,19 +84,24 @@ export async function runChecks(engine: EngineUnderTest, checks: readonly Check[
       const sources = sourcesOf(check, options.scenarios !== undefined);
       const outcomes: SourceOutcome[] = [];
       let sourceMs = 0;
-      for (const source of sources) {
+      // A broken run decides the check (its first broken run is its outcome): the rest of its runs
+      // are played only if another check reads them, so an engine that hangs costs one run per check.
+      sourcesLoop: for (const source of sources) {
         for (const seed of seeds) {
           const key = seeds.length === 1 ? source : `${source}#${seed}`;
           let pending = played.get(key) ?? played.get(source);
           const firstUse = pending === undefined;
           if (!pending) {
-            options.onSourceStart?.(source);
-            pending = playSource(source, engine, { ...options, seed }, sandboxRoot);
+            const known = options.reuse?.(source, seed);
+            if (known === undefined) options.onSourceStart?.(source);
+            pending = known !== undefined ? Promise.resolve({ ok: true, run: known, durationMs: 0 }) : playSource(source, engine, { ...options, seed }, sandboxRoot);
+            if (options.onRun) void pending.then((outcome) => outcome.ok && options.onRun!(outcome.run));
             played.set(key, pending);
           }
           const outcome = await pending;
           if (firstUse) sourceMs += outcome.durationMs;
           outcomes.push(outcome);
+          if (!outcome.ok) break sourcesLoop;
         }
       }
       const result = evaluateCheck(check, outcomes, sources, sourceMs);

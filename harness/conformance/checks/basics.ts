@@ -165,16 +165,16 @@ const basicChecksBySeed: Check[] = [
     evaluate(runs) {
       let checked = 0;
       for (const run of runs) {
-        const previous = new Map<string, number>();
+        // The probe drives its engines one after another, so the event before a call is that engine's last state.
+        let before: number | undefined;
         for (const event of run.trace) {
           if (event.type !== "engine-call") continue;
-          const key = event.session ?? "";
-          const before = previous.get(key);
-          previous.set(key, event.stateAfter.compression_count);
-          if (event.hook !== "compress" || event.resultKind === "error" || event.resultKind === "timeout" || before === undefined) continue;
+          const previous = before;
+          before = event.stateAfter.compression_count;
+          if (event.hook !== "compress" || event.resultKind === "error" || event.resultKind === "timeout" || previous === undefined) continue;
           checked++;
-          const grew = event.stateAfter.compression_count - before;
-          if (grew !== 1) return fail(`compression_count went from ${before} to ${event.stateAfter.compression_count} over one compress call`, [evidenceOf(run.source, event, `grew by ${grew}`)]);
+          const grew = event.stateAfter.compression_count - previous;
+          if (grew !== 1) return fail(`compression_count went from ${previous} to ${event.stateAfter.compression_count} over one compress call (${String(event.detail?.["case"] ?? "")})`, [evidenceOf(run.source, event, `grew by ${grew}`)]);
         }
       }
       return checked > 0 ? pass(`${checked} compress calls each counted once`) : indeterminate("no completed compress call to count");

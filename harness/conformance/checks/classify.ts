@@ -45,7 +45,7 @@ export function tagObservations(observations: readonly CompressObservation[]): A
       if (typeof message.message_uid !== "string" || shared) continue;
       const key = `${scope}/${message.message_uid}`;
       const texts = versions.get(key) ?? new Set<string>();
-      texts.add(JSON.stringify(message.content ?? null));
+      texts.add(typeof message.content === "string" ? message.content : JSON.stringify(message.content ?? null));
       versions.set(key, texts);
       if (texts.size > 1) tags.add("rewrite");
     }

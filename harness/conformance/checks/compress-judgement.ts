@@ -1,7 +1,6 @@
 import type { Message } from "../../contract/types.ts";
 import { estimateTokensRough } from "../../contract/tokens.ts";
 import { ruleOfFinding, validateMessage, validateSequence, type SequenceFinding } from "../../contract/validate.ts";
-import { canonicalJson } from "../../trace/canonical-json.ts";
 import { tagObservations, type InputTag } from "./classify.ts";
 import { isMessageObject, textOf, type CompressObservation } from "./helpers.ts";
 import { withOccurrenceIds } from "./truth-view.ts";
@@ -18,8 +17,8 @@ import { withOccurrenceIds } from "./truth-view.ts";
  *    named — TCU-3, CMP-9, UID-2, UID-7, UID-4, CMP-6 — and only when the feature caused the
  *    defect: the same engine, given the input without the feature, does not show it. Probe cases
  *    have a twin without the feature (the counterfactual, compared directly); a host pass has
- *    none, so the comparison is with every judged input that lacks the feature: a defect kind the
- *    engine also shows without the feature is not blamed on it. So a batch split by a cut that
+ *    none, so the comparison is with every judged input that has no special feature at all: a
+ *    defect kind the engine also shows on plain inputs is not blamed on the feature. So a batch split by a cut that
  *    steps back one message is CMP-2 alone, on unique and repeated ids alike; a result paired
  *    with the wrong call because two calls share an id is TCU-3 (and CMP-2 when the provider can
  *    see it too).
@@ -76,16 +75,22 @@ const PAIRING_CHECK = {
 } as const;
 
 const standalone = new WeakMap<CompressObservation, Omit<Judged, "tags">>();
+const tagged = new WeakMap<CompressObservation, Set<InputTag>>();
 
-/** Judge observations: tags from the whole sequence (a rewrite needs the earlier inputs), defects per observation (cached). */
+/**
+ * Judge observations: tags from the whole sequence (a rewrite needs the earlier inputs of its run
+ * and session), defects per observation. Both depend on one run alone, so both are cached: every
+ * check reading the run reuses them.
+ */
 export function judgeAll(observations: readonly CompressObservation[]): Judged[] {
-  return tagObservations(observations).map(({ observation, tags }) => {
+  if (observations.some((observation) => !tagged.has(observation))) for (const { observation, tags } of tagObservations(observations)) tagged.set(observation, tags);
+  return observations.map((observation) => {
     let judged = standalone.get(observation);
     if (judged === undefined) {
       judged = judgeOne(observation);
       standalone.set(observation, judged);
     }
-    return { ...judged, tags };
+    return { ...judged, tags: tagged.get(observation)! };
   });
 }
 
@@ -119,17 +124,25 @@ function judgeOne(o: CompressObservation): Omit<Judged, "tags"> {
   const before = estimateTokensRough(o.input);
   const after = estimateTokensRough(messages);
   if (after > before) defects.push({ check: "CMP-4/no-growth", kind: "grew", message: `grew from ${before} to ${after} estimated tokens` });
-  return { observation: o, defects, truePairing: truePairingDefects(o.input, messages, defects), changed: canonicalJson(o.input) !== canonicalJson(messages) };
+  return { observation: o, defects, truePairing: truePairingDefects(o.input, messages, defects), changed: !sameList(o.input, messages) };
+}
+
+/** The output is the input: same length, each message a copy (the host's "no progress"). */
+function sameList(input: readonly Message[], output: readonly Message[]): boolean {
+  return input.length === output.length && output.every((message, index) => JSON.stringify(message) === JSON.stringify(input[index]));
 }
 
 /** A finding's identity for "was it already in the input": its kind and the call id it is about. */
 const findingKey = (finding: SequenceFinding) => `${finding.kind}:${finding.callId ?? ""}`;
 
-/** Output indices that are exact copies of an input message (identity fields included). */
+/**
+ * Output indices that are exact copies of an input message (identity fields included). A copy
+ * keeps its keys in order (every copy path does), so plain JSON recognises it at native speed.
+ */
 export function copiedElements(input: readonly Message[], output: readonly unknown[]): Set<number> {
-  const inputs = new Set(input.map((message) => canonicalJson(message)));
+  const inputs = new Set(input.map((message) => JSON.stringify(message)));
   const copied = new Set<number>();
-  for (const [index, message] of output.entries()) if (inputs.has(canonicalJson(message))) copied.add(index);
+  for (const [index, message] of output.entries()) if (inputs.has(JSON.stringify(message) ?? "")) copied.add(index);
   return copied;
 }
 
@@ -198,12 +211,52 @@ export interface Attribution {
 }
 
 /**
- * Which of an observation's defects its tag caused (rule 2 above). For repeated ids the true
- * pairing replaces the provider's pairing defects.
+ * The defects a tag's rule weighs. TCU-3 is about pairing: the true pairing's defects, and no
+ * answer at all; the other features' rules say such inputs work as any other (any defect).
+ */
+function candidatesFor(tag: InputTag, judged: Judged): Defect[] {
+  return tag === "repeated-ids" ? [...judged.defects.filter((defect) => defect.kind === "no-answer"), ...judged.truePairing] : judged.defects;
+}
+
+interface Evidence {
+  /** Defect kinds seen on inputs with no special feature. */
+  plain: Set<string>;
+  plainCount: number;
+  /** Per tag, the defect kinds seen on inputs whose only feature it is. */
+  alone: Map<InputTag, Set<string>>;
+}
+
+const evidenceCache = new WeakMap<readonly Judged[], Evidence>();
+
+function evidenceOf(all: readonly Judged[]): Evidence {
+  let evidence = evidenceCache.get(all);
+  if (evidence !== undefined) return evidence;
+  evidence = { plain: new Set(), plainCount: 0, alone: new Map() };
+  for (const judged of all) {
+    if (judged.tags.size === 0) {
+      evidence.plainCount++;
+      for (const defect of judged.defects) evidence.plain.add(defect.kind);
+    } else if (judged.tags.size === 1) {
+      const [tag] = judged.tags as Set<InputTag>;
+      const kinds = evidence.alone.get(tag!) ?? new Set<string>();
+      for (const defect of candidatesFor(tag!, judged)) kinds.add(defect.kind);
+      evidence.alone.set(tag!, kinds);
+    }
+  }
+  evidenceCache.set(all, evidence);
+  return evidence;
+}
+
+/**
+ * Which of an observation's defects its tag caused (rule 2 above). With a twin, the defects the
+ * twin does not show. Without one, the defects no plain input shows; and when the input has
+ * several features, only those that some input having this feature alone shows, if any feature
+ * is known to cause them alone (a preflight pass over a shared uid that throws for want of the
+ * current message's uid is CMP-9's, not UID-7's).
  */
 export function attributedTo(tag: InputTag, judged: Judged, all: readonly Judged[]): Attribution[] {
   if (!judged.tags.has(tag)) return [];
-  const candidates = tag === "repeated-ids" ? [...judged.defects.filter((defect) => !(defect.kind in PAIRING_CHECK)), ...judged.truePairing] : judged.defects;
+  const candidates = candidatesFor(tag, judged);
   if (candidates.length === 0) return [];
   const { feature } = TAG_RULES[tag];
   const o = judged.observation;
@@ -212,14 +265,15 @@ export function attributedTo(tag: InputTag, judged: Judged, all: readonly Judged
     const seen = new Set(twin.defects.map((defect) => defect.kind));
     return candidates.filter((defect) => !seen.has(defect.kind)).map((defect) => ({ defect, because: `its twin without ${feature} (${twin.observation.label}) did not show it` }));
   }
-  const seen = new Set<string>();
-  let compared = 0;
-  for (const other of all) {
-    if (other.tags.has(tag)) continue;
-    compared++;
-    for (const defect of other.defects) seen.add(defect.kind);
-  }
-  return candidates.filter((defect) => !seen.has(defect.kind)).map((defect) => ({ defect, because: `none of the ${compared} judged inputs without ${feature} showed it` }));
+  const evidence = evidenceOf(all);
+  return candidates
+    .filter((defect) => !evidence.plain.has(defect.kind))
+    .filter((defect) => {
+      if (judged.tags.size < 2) return true;
+      const explaining = [...judged.tags].filter((other) => evidence.alone.get(other)?.has(defect.kind) === true);
+      return explaining.length === 0 || explaining.includes(tag);
+    })
+    .map((defect) => ({ defect, because: `none of the ${evidence.plainCount} judged inputs without any special feature showed it` }));
 }
 
 /** Defects CMP-1..4 name for one observation: every output defect, and no answer when no tag explains it. */

@@ -6,22 +6,6 @@ import { findLeaks, SHINGLE_WORDS } from "./session-content.ts";
 
 const failed = (kind: string) => kind === "error" || kind === "timeout";
 
-/** Canary tokens per session: the probe's pattern, plus a played scenario's canaries. */
-function canariesOf(run: CheckRun): Array<{ session: string; token: string }> {
-  if (run.scenario) return run.scenario.canaries.map((canary) => ({ session: canary.session, token: canary.token }));
-  return [];
-}
-
-const PROBE_CANARY = /CANARY-([A-Z]+)-\d+/g;
-
-/** Text an event shows the engine (or the provider) as belonging to its session. */
-function outputText(event: TraceEvent): string | null {
-  if (event.type === "engine-call") return event.detail && "output" in event.detail ? canonicalJson(event.detail["output"]) : null;
-  if (event.type === "compaction") return event.output ? canonicalJson(event.output) : null;
-  if (event.type === "request") return canonicalJson(event.messages);
-  return null;
-}
-
 const runtimeChecksBySeed: Check[] = [
   {
     id: "LIFE-2/lifecycle",
@@ -75,33 +59,24 @@ const runtimeChecksBySeed: Check[] = [
     level: "MUST",
     title: "one engine shared by concurrent sessions never fails on interleaving and never shows one session's content in another's output",
     scenarios: ["concurrent-sessions"],
-    probes: ["shared-sessions"],
+    // The compress probe plays its cut-position cases on one engine, one session each: leaks show there too.
+    probes: ["shared-sessions", "compress"],
     evaluate(runs) {
       const evidence: Evidence[] = [];
       let outputs = 0;
       let sessions = 0;
       for (const run of runs) {
-        const canaries = canariesOf(run);
-        for (const event of run.trace) {
-          if (event.type === "engine-call" && failed(event.resultKind) && run.scenario === null) {
-            return fail(`${event.hook} threw while sessions interleaved (${run.source}, seed ${run.seed}): ${event.error}`, [evidenceOf(run.source, event, "failed")]);
-          }
-          const session = event.session;
-          const text = session === null ? null : outputText(event);
-          if (text === null || session === null) continue;
-          for (const match of text.matchAll(PROBE_CANARY)) {
-            if (match[1] !== session.toUpperCase()) evidence.push(evidenceOf(run.source, event, `${match[0]} in session ${session} (seed ${run.seed})`));
-          }
-          for (const canary of canaries) {
-            if (canary.session !== session && text.includes(canary.token)) evidence.push(evidenceOf(run.source, event, `${canary.token} of ${canary.session} in session ${session} (seed ${run.seed})`));
-          }
+        if (run.source === "probe:shared-sessions") {
+          const thrown = run.trace.find((event) => event.type === "engine-call" && failed(event.resultKind));
+          if (thrown?.type === "engine-call") return fail(`${thrown.hook} threw while sessions interleaved (${run.source}, seed ${run.seed}): ${thrown.error}`, [evidenceOf(run.source, thrown, "failed")]);
         }
-        // By content, not only by markers: a run of words only another session was given.
+        // By content, not only by markers: a run of words only another session was given, or its canary.
         const search = findLeaks(run);
         outputs += search.outputs;
         sessions += search.sessions;
         for (const leak of search.leaks) {
-          evidence.push(evidenceOf(run.source, leak.event, `"${leak.excerpt}" (session ${leak.from}'s own text) in session ${leak.session}'s ${leak.event.type === "request" ? "request" : "output"} (${run.source}, seed ${run.seed})`));
+          const what = leak.canary ? `${leak.excerpt} (session ${leak.from}'s canary)` : `"${leak.excerpt}" (session ${leak.from}'s own text)`;
+          evidence.push(evidenceOf(run.source, leak.event, `${what} in session ${leak.session}'s ${leak.event.type === "request" ? "request" : "output"} (${run.source}, seed ${run.seed})`));
         }
       }
       if (evidence.length > 0) return fail(`content of one session appeared in another's output: ${evidence[0]!.note}${evidence.length > 1 ? ` (and ${evidence.length - 1} more)` : ""}`, evidence);

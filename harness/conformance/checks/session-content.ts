@@ -17,8 +17,10 @@ export interface Leak {
   session: string;
   /** The session whose text it is. */
   from: string;
-  /** The words, as evidence. */
+  /** The words (or the planted canary), as evidence. */
   excerpt: string;
+  /** Found by a planted canary rather than by content. */
+  canary: boolean;
 }
 
 const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
@@ -98,6 +100,18 @@ export interface LeakSearch {
   sessions: number;
 }
 
+/** Canary tokens planted per session: a played scenario's, or the probe's CANARY-<SESSION>-<n>. */
+function canaries(run: CheckRun): Array<{ session: string; token: string }> {
+  return run.scenario?.canaries.map((canary) => ({ session: canary.session, token: canary.token })) ?? [];
+}
+
+const PROBE_CANARY = /CANARY-([A-Z]+)-\d+/g;
+
+/**
+ * Every output of a session that shows another session's own text (a run of SHINGLE_WORDS words)
+ * or one of its canaries. Each distinct text is searched once per session: the host's copies share
+ * their strings, so a long history costs one search per message, not one per request.
+ */
 export function findLeaks(run: CheckRun): LeakSearch {
   const roots = lineage(run);
   const root = (session: string): string => {
@@ -110,28 +124,33 @@ export function findLeaks(run: CheckRun): LeakSearch {
   for (const [session, texts] of own) {
     for (const text of texts) for (const shingle of shingles(text)) owners.set(shingle, (owners.get(shingle) ?? new Set()).add(root(session)));
   }
+  const planted = canaries(run);
   const leaks: Leak[] = [];
   let outputs = 0;
-  if (own.size < 2) return { leaks, outputs, sessions: own.size };
-  const foreignIn = new Map<string, { from: string; excerpt: string } | null>();
+  const searched = new Map<string, Map<string, Omit<Leak, "event" | "session"> | null>>();
+  const search = (session: string, text: string): Omit<Leak, "event" | "session"> | null => {
+    for (const match of text.matchAll(PROBE_CANARY)) if (match[1] !== session.toUpperCase()) return { from: match[1]!.toLowerCase(), excerpt: match[0], canary: true };
+    for (const canary of planted) if (root(canary.session) !== session && text.includes(canary.token)) return { from: canary.session, excerpt: canary.token, canary: true };
+    if (own.size < 2) return null;
+    for (const shingle of shingles(text)) {
+      const owner = owners.get(shingle);
+      if (owner !== undefined && owner.size === 1 && !owner.has(session)) return { from: [...owner][0]!, excerpt: shingle, canary: false };
+    }
+    return null;
+  };
   for (const event of run.trace) {
     if (event.session === null) continue;
     const output = outputOf(event);
     if (output === null || output === undefined) continue;
     outputs++;
     const session = root(event.session);
+    let cache = searched.get(session);
+    if (cache === undefined) searched.set(session, (cache = new Map()));
     for (const text of strings(output)) {
-      const key = `${session}\u0000${text}`;
-      let found = foreignIn.get(key);
+      let found = cache.get(text);
       if (found === undefined) {
-        found = null;
-        for (const shingle of shingles(text)) {
-          const owner = owners.get(shingle);
-          if (owner === undefined || owner.size !== 1 || owner.has(session)) continue;
-          found = { from: [...owner][0]!, excerpt: shingle };
-          break;
-        }
-        foreignIn.set(key, found);
+        found = search(session, text);
+        cache.set(text, found);
       }
       if (found !== null) {
         leaks.push({ event, session: event.session, ...found });

@@ -80,30 +80,40 @@ function occurrenceIds(input: readonly Message[]): Map<number, OccurrenceIds> {
  * call ids. Engine-written messages map to nothing.
  */
 function originOf(input: readonly Message[], output: readonly unknown[]): Array<number | undefined> {
+  const wireOf = (message: unknown) => (isMessageObject(message) ? canonicalJson(stripPersistenceFields(message)) : "");
+  const inputWire = input.map(wireOf);
   const byUid = new Map<string, number[]>();
   const byWire = new Map<string, number[]>();
   input.forEach((message, index) => {
     if (typeof message.message_uid === "string") byUid.set(message.message_uid, [...(byUid.get(message.message_uid) ?? []), index]);
-    const wire = canonicalJson(stripPersistenceFields(message));
-    byWire.set(wire, [...(byWire.get(wire) ?? []), index]);
+    byWire.set(inputWire[index]!, [...(byWire.get(inputWire[index]!) ?? []), index]);
   });
   const taken = new Set<number>();
-  const take = (candidates: number[] | undefined, prefer?: (index: number) => boolean): number | undefined => {
-    const free = (candidates ?? []).filter((index) => !taken.has(index));
-    const chosen = (prefer ? free.find(prefer) : undefined) ?? free[0];
+  let cursor = 0;
+  /**
+   * Equal messages (identical calls in two turns) are told apart by what follows them: the
+   * candidate whose next input message is the output's next message; else the first after the
+   * last one traced, as the output keeps the input's order.
+   */
+  const take = (candidates: number[] | undefined, at: number, prefer?: (index: number) => boolean): number | undefined => {
+    let free = (candidates ?? []).filter((index) => !taken.has(index));
+    if (prefer) free = [...free.filter(prefer), ...free.filter((index) => !prefer(index))];
+    if (free.length > 1 && at + 1 < output.length) {
+      const next = wireOf(output[at + 1]);
+      const followed = free.filter((index) => inputWire[index + 1] === next);
+      if (followed.length === 1) free = followed;
+    }
+    const chosen = free.find((index) => index >= cursor) ?? free[0];
     if (chosen !== undefined) taken.add(chosen);
     return chosen;
   };
-  let cursor = 0;
-  return output.map((message) => {
+  return output.map((message, at) => {
     if (!isMessageObject(message)) return undefined;
-    const wire = canonicalJson(stripPersistenceFields(message));
+    const wire = wireOf(message);
     let from: number | undefined;
-    if (typeof message.message_uid === "string" && byUid.has(message.message_uid)) {
-      from = take(byUid.get(message.message_uid), (index) => canonicalJson(stripPersistenceFields(input[index]!)) === wire);
-    }
-    from ??= take(byWire.get(wire));
-    from ??= take(callIdsMatches(input, message, cursor));
+    if (typeof message.message_uid === "string" && byUid.has(message.message_uid)) from = take(byUid.get(message.message_uid), at, (index) => inputWire[index] === wire);
+    from ??= take(byWire.get(wire), at);
+    from ??= take(callIdsMatches(input, message, cursor), at);
     if (from !== undefined) cursor = from + 1;
     return from;
   });

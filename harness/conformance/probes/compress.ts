@@ -13,15 +13,18 @@ const OVER: ConversationShape = { turns: 40, words: 60 };
 /** Tool outputs from tens of characters to tens of thousands, turns from a few words to hundreds: size-triggered code runs. */
 export const MIXED_SIZES: ConversationShape = { turns: 24, words: { min: 3, max: 300 }, toolEvery: 2, batch: { min: 1, max: 4 }, resultChars: { min: 20, max: 30_000 } };
 
-/** Messages of one turn with a batch of five calls: user, assistant with the calls, five results, answer. */
-const TURN_OF_FIVE = 8;
-
 export interface CompressProbeCase {
   name: string;
   messages: Message[];
   focus?: string;
   /** The case that is this input without its special feature (compress-judgement.ts compares the two). */
   counterfactual?: string;
+  /**
+   * Played on one engine shared by all such cases (each in its own session), as one instance
+   * serves many conversations: the cut-position cases need no fresh engine each, and an engine in
+   * another process is not started fifty times.
+   */
+  sharedEngine?: boolean;
 }
 
 /**
@@ -59,14 +62,43 @@ export function compressCases(seed: number): CompressProbeCase[] {
   for (let turn = 2; turn < 30; turn += 4) facts[turn] = `Note on ${FOCUS_TOPIC}: its deploy key is ${FOCUS_FACT_PREFIX}${1000 + turn}.`;
   const focus = buildConversation(seed + 9, { ...OVER, facts }, "focus");
 
-  // Every turn a batch of five: a turn is eight messages, and ending the input at each of eight
-  // consecutive points puts any fixed-size tail cut at every position of a batch once, as passes
-  // after a step's tool results (the post-tool gate) do in the field.
-  const batches = buildConversation(seed + 13, { turns: 16, words: { min: 5, max: 80 }, toolEvery: 1, batch: 5, resultChars: { min: 40, max: 2000 } }, "batches");
-  const tailOffsets = Array.from({ length: TURN_OF_FIVE }, (_unused, offset) => ({ name: `batch-tail-${offset}`, messages: batches.slice(0, batches.length - offset) }));
+  // Every turn a batch of two to six calls, ended where the host hands compress a list: after a
+  // new user message (preflight), after a batch's results (post-tool), after an answer. The
+  // batch sizes and endings put a fixed-size tail cut at many positions of a batch, as passes in
+  // the field do.
+  const tailOffsets = [2, 3, 4, 5, 6].flatMap((batch) => {
+    const turns = buildConversation(seed + 13 + batch * 7, { turns: 12, words: { min: 5, max: 80 }, toolEvery: 1, batch, resultChars: { min: 40, max: 2000 } }, `batches-${batch}`);
+    const next = { role: "user", content: `Turn 12: next question about batch ${batch}.`, message_uid: probeUid(`batches-${batch}-next`, 0) };
+    return [
+      { name: `batch-${batch}-after-user`, messages: [...turns, next] },
+      { name: `batch-${batch}-after-results`, messages: turns.slice(0, -1) },
+      { name: `batch-${batch}-after-answer`, messages: turns },
+    ];
+  });
+
+  // A model that calls tools again after seeing results, reusing one id every time (rounds of
+  // one to three calls), ended after a new user message, after a round's results and after an
+  // answer, each beside its twin with unique ids.
+  const roundCases = [0, 1, 2].flatMap((variant) => {
+    const turns = buildConversation(seed + 14 + variant, { turns: 8, words: { min: 5, max: 60 }, toolEvery: 1, batch: { min: 1, max: 3 }, rounds: { min: 1, max: 3 }, ids: "constant", resultChars: { min: 40, max: 800 } }, `rounds-${variant}`);
+    const next = { role: "user", content: "And the next step?", message_uid: probeUid(`rounds-${variant}-next`, 0) };
+    const endings: Array<[string, Message[]]> = [
+      ["after-user", [...turns, next]],
+      ["after-results", turns.slice(0, -1)],
+      ["after-answer", turns],
+    ];
+    return endings.flatMap(([ending, input]) => {
+      const name = `tool-rounds-${variant}-${ending}`;
+      return [
+        { name, messages: input, counterfactual: `${name}/unique-ids` },
+        { name: `${name}/unique-ids`, messages: withUniqueToolCallIds(input) },
+      ];
+    });
+  });
 
   return [
-    ...tailOffsets,
+    ...tailOffsets.map((item) => ({ ...item, sharedEngine: true })),
+    ...roundCases.map((item) => ({ ...item, sharedEngine: true })),
     { name: "plain", messages: plain },
     { name: "tools", messages: tools },
     { name: "small", messages: small },
@@ -94,16 +126,24 @@ async function freshSession(context: ProbeContext, first: { engine: ContextEngin
   return engine;
 }
 
-/** CMP-*, ABC-5, UID-2/4/7, TCU-3: compress on a battery of inputs, each on a fresh engine. */
+/** CMP-*, ABC-5, UID-2/4/7, TCU-3: compress on a battery of inputs, each on a fresh engine but the cut-position cases, which share one. */
 export const compressProbe: Probe = {
   id: "compress",
   description: "Compresses a battery of transcripts (plain, tools, parallel batches, mixed sizes, repeated ids, legacy rows, preflight, shared uids, focus), each special one beside its twin without the feature, on fresh engines.",
   async run(engine, context) {
     const first = { engine: engine as ContextEngine | null };
+    let shared: ContextEngine | null = null;
     for (const item of compressCases(context.seed)) {
       const session = `compress-${item.name}`;
-      const fresh = await freshSession(context, first, session);
-      await compressCase(context, fresh, session, item.name, item.messages, item.focus ?? null, item.counterfactual ? { counterfactual: item.counterfactual } : {});
+      let target: ContextEngine;
+      if (item.sharedEngine && shared !== null) {
+        await startSession(context, shared, session);
+        target = shared;
+      } else {
+        target = await freshSession(context, first, session);
+        if (item.sharedEngine) shared = target;
+      }
+      await compressCase(context, target, session, item.name, item.messages, item.focus ?? null, item.counterfactual ? { counterfactual: item.counterfactual } : {});
     }
 
     // ABC-5 and UID-4: three passes on one engine over a growing transcript, the last with a

@@ -22,6 +22,8 @@ export interface ConversationShape {
   toolEvery?: number;
   /** Calls per tool batch (>1 = a parallel batch). */
   batch?: Size;
+  /** Tool rounds in a tool turn before the answer (>1 = the model calls tools again after seeing results). */
+  rounds?: Size;
   /** How provider ids are made: unique, one constant id, or reused per call position across turns. */
   ids?: "unique" | "constant" | "reused";
   /** Characters of each tool result. */
@@ -51,18 +53,21 @@ export function buildConversation(seed: number, shape: ConversationShape, tag = 
     const fact = shape.facts?.[turn];
     messages.push(stamp({ role: "user", content: `Turn ${turn}: ${text(size(shape.words))}${fact ? ` ${fact}` : ""}` }));
     if (shape.toolEvery && turn % shape.toolEvery === shape.toolEvery - 1) {
-      const batch = size(shape.batch ?? 1);
-      const calls: ToolCall[] = [];
-      for (let position = 0; position < batch; position++) {
-        const id =
-          shape.ids === "constant" ? "call_0" : shape.ids === "reused" ? `call_${position.toString(16).padStart(12, "0")}` : `call_${turn}_${position}_${callCounter++}`;
-        calls.push({ id, type: "function", function: { name: "read_file", arguments: JSON.stringify({ path: `src/${text(1)}.ts`, line: turn }) } });
-      }
-      const assistant = stamp({ role: "assistant", content: null, tool_calls: calls });
-      messages.push(assistant);
-      for (const call of calls) {
-        const body = text(Math.max(1, Math.floor(size(shape.resultChars ?? 200) / 7)));
-        messages.push(stamp({ role: "tool", tool_call_id: call.id, content: body }));
+      const rounds = size(shape.rounds ?? 1);
+      for (let round = 0; round < rounds; round++) {
+        const batch = size(shape.batch ?? 1);
+        const calls: ToolCall[] = [];
+        for (let position = 0; position < batch; position++) {
+          const id =
+            shape.ids === "constant" ? "call_0" : shape.ids === "reused" ? `call_${position.toString(16).padStart(12, "0")}` : `call_${turn}_${position}_${callCounter++}`;
+          calls.push({ id, type: "function", function: { name: "read_file", arguments: JSON.stringify({ path: `src/${text(1)}.ts`, line: turn }) } });
+        }
+        const assistant = stamp({ role: "assistant", content: null, tool_calls: calls });
+        messages.push(assistant);
+        for (const call of calls) {
+          const body = text(Math.max(1, Math.floor(size(shape.resultChars ?? 200) / 7)));
+          messages.push(stamp({ role: "tool", tool_call_id: call.id, content: body }));
+        }
       }
     }
     messages.push(stamp({ role: "assistant", content: `Answer ${turn}: ${text(size(shape.words))}` }));
@@ -76,9 +81,15 @@ export function buildConversation(seed: number, shape: ConversationShape, tag = 
  */
 export function withUniqueToolCallIds(messages: readonly Message[]): Message[] {
   let open: Array<{ id: string; unique: string; answered: boolean }> = [];
-  return messages.map((message, index) => {
+  let counter = 0;
+  // The same length as the id it replaces, so the twin's size (and any budget an engine computes from it) is the same.
+  const uniqueLike = (id: string) => {
+    const suffix = (counter++).toString(36).padStart(Math.min(4, id.length), "0");
+    return suffix.length >= id.length ? `u${suffix}` : `${id.slice(0, id.length - suffix.length)}${suffix}`;
+  };
+  return messages.map((message) => {
     if (message.role === "assistant" && Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
-      open = message.tool_calls.map((call, position) => ({ id: call.id, unique: `${call.id}_u${index}_${position}`, answered: false }));
+      open = message.tool_calls.map((call) => ({ id: call.id, unique: uniqueLike(call.id), answered: false }));
       return { ...message, tool_calls: message.tool_calls.map((call, position) => ({ ...call, id: open[position]!.unique })) };
     }
     if (message.role === "tool") {
