@@ -112,7 +112,18 @@ const PROBE_CANARY = /CANARY-([A-Z]+)-\d+/g;
  * or one of its canaries. Each distinct text is searched once per session: the host's copies share
  * their strings, so a long history costs one search per message, not one per request.
  */
+const searches = new WeakMap<CheckRun, LeakSearch>();
+
 export function findLeaks(run: CheckRun): LeakSearch {
+  let search = searches.get(run);
+  if (search === undefined) {
+    search = searchLeaks(run);
+    searches.set(run, search);
+  }
+  return search;
+}
+
+function searchLeaks(run: CheckRun): LeakSearch {
   const roots = lineage(run);
   const root = (session: string): string => {
     let current = session;
