@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sampleResult } from "./fixtures/sample-result.ts";
-import { MergeError, mergeResults } from "./merge.ts";
+import { MergeError, mergeResultFiles, mergeResults } from "./merge.ts";
 import { certificationOf, validateResult, type ResultJson } from "./result.ts";
 
 const full = sampleResult({ withBenchmarks: false });
@@ -47,5 +47,31 @@ describe("mergeResults", () => {
     const other = sampleResult({ withBenchmarks: false });
     other.runInfo.engines = [{ name: "lcm", version: "9.9.9" }];
     expect(() => mergeResults(full, other)).toThrow(/two versions/);
+  });
+});
+
+describe("mergeResults refuses results that are not parts of one run", () => {
+  const varied = (edit: (result: ResultJson) => void): ResultJson => {
+    const result = shard(full, 1, 2);
+    result.runInfo = { ...result.runInfo, tool: { ...result.runInfo.tool } };
+    edit(result);
+    return result;
+  };
+  const cases: Array<[string, (result: ResultJson) => void, RegExp]> = [
+    ["seeds", (result) => void (result.runInfo.seed = 2), /different seeds: 42 \(result 1\), 2 \(result 2\)$/],
+    ["ctxbench versions", (result) => void (result.runInfo.tool.version = "9.0.0"), /different ctxbench versions: \S+ \(result 1\), 9\.0\.0 \(result 2\)$/],
+    ["ctxbench commits", (result) => void (result.runInfo.gitSha = "f".repeat(40)), /different ctxbench commits: \S+ \(result 1\), f{40} \(result 2\)$/],
+    ["commits, one of them outside a git checkout", (result) => void (result.runInfo.gitSha = null), /different ctxbench commits: \S+ \(result 1\), none \(not a git checkout\) \(result 2\)$/],
+  ];
+  it.each(cases)("of different %s", (_what, edit, message) => {
+    expect(() => mergeResults(shard(full, 0, 2), varied(edit))).toThrow(message);
+  });
+
+  it("names the files that differ when merging files", () => {
+    const files = [
+      { source: "a.json", result: shard(full, 0, 2) },
+      { source: "b.json", result: varied((result) => void (result.runInfo.seed = 7)) },
+    ];
+    expect(() => mergeResultFiles(files)).toThrow("cannot merge a.json, b.json: they come from different seeds: 42 (a.json), 7 (b.json)");
   });
 });

@@ -27,7 +27,7 @@ export class MergeError extends UsageError {
 /** mergeResults over result files: a refusal names the files. */
 export function mergeResultFiles(files: readonly { source: string; result: ResultJson }[]): ResultJson {
   try {
-    return mergeResults(...files.map((file) => file.result));
+    return mergeLabelled(files.map((file) => file.result), files.map((file) => file.source));
   } catch (error) {
     if (error instanceof MergeError && error.sources === undefined) throw new MergeError(error.detail, files.map((file) => file.source));
     throw error;
@@ -36,9 +36,37 @@ export function mergeResultFiles(files: readonly { source: string; result: Resul
 
 /** runInfo comes from the first result (engines are unioned); certifications of one engine join their checks. */
 export function mergeResults(...results: ResultJson[]): ResultJson {
+  return mergeLabelled(results, results.map((_, index) => `result ${index + 1}`));
+}
+
+/**
+ * What must be equal in every result of a merge, and what to call it: results of another build
+ * or another seed are not parts of one run, and the merged runInfo (the first result's) would
+ * misstate them.
+ */
+const SAME_RUN: ReadonlyArray<{ what: string; of: (result: ResultJson) => string }> = [
+  { what: "ctxbench versions", of: (result) => result.runInfo.tool.version },
+  { what: "ctxbench commits", of: (result) => result.runInfo.gitSha ?? "none (not a git checkout)" },
+  { what: "seeds", of: (result) => String(result.runInfo.seed) },
+];
+
+function runMismatch(results: readonly ResultJson[], labels: readonly string[]): string | null {
+  for (const { what, of } of SAME_RUN) {
+    const values = new Map<string, string[]>();
+    results.forEach((result, index) => values.set(of(result), [...(values.get(of(result)) ?? []), labels[index]!]));
+    if (values.size > 1) {
+      return `they come from different ${what}: ${[...values].map(([value, sources]) => `${value} (${sources.join(", ")})`).join(", ")}`;
+    }
+  }
+  return null;
+}
+
+function mergeLabelled(results: readonly ResultJson[], labels: readonly string[]): ResultJson {
   const [first, ...rest] = results;
   if (!first) throw new MergeError("nothing to merge");
   if (rest.length === 0) return first;
+  const mismatch = runMismatch(results, labels);
+  if (mismatch !== null) throw new MergeError(mismatch);
   return {
     schemaVersion: first.schemaVersion,
     runInfo: { ...first.runInfo, engines: unionEngines(results.flatMap((result) => result.runInfo.engines)) },

@@ -4,6 +4,8 @@
  * fields whose name ends in `Ms`, so the same seed gives the same bytes apart from those.
  */
 import { UsageError } from "../harness/util/errors.ts";
+import { jsonInputProblem } from "../harness/util/input-limits.ts";
+import { checksCoherenceProblem } from "./coherence.ts";
 import { anyJson, array, boolean, literal, nullable, number, object, oneOf, string, taggedUnion, type Problem } from "./schema-dsl.ts";
 import { goalBound, RERUN_ADVICE, type Goal, type GoalStatus, type Interval } from "../harness/bench/goals.ts";
 import type { RunNoise } from "../harness/bench/noise.ts";
@@ -434,8 +436,13 @@ export function parseResult(text: string, source?: string): ResultJson {
   } catch (error) {
     throw new ResultError({ path: "$", message: `not JSON: ${(error as Error).message}` }, source);
   }
+  // Before the shape: validating and rendering recurse, so a pathologically deep file is refused by name first.
+  const tooDeep = jsonInputProblem(value);
+  if (tooDeep) throw new ResultError(tooDeep, source);
   const outcome = isCertifyJson(value) ? validateCertifyJson(value) : validateResult(value);
   if (!outcome.ok) throw new ResultError(outcome.problem, source);
+  const incoherent = checksCoherenceProblem(outcome.result);
+  if (incoherent) throw new ResultError(incoherent, source);
   return outcome.result;
 }
 

@@ -1,10 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { basename, join } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { ENGINE_NAME_PATTERN, scaffoldDevDependencies, scaffoldFiles } from "./scaffold.ts";
 import { UsageError } from "../util/errors.ts";
+import { readTextInput } from "../util/input-limits.ts";
 import type { CliIo } from "./io.ts";
+import { prepareOutputDirectory, prepareOutputFile, removeCreated, writeFilesAtomically, type OutputFile } from "./output-paths.ts";
 
 interface InitArgs {
   name: string;
@@ -37,25 +39,35 @@ function init(io: CliIo, args: InitArgs): void {
   if (!ENGINE_NAME_PATTERN.test(args.name)) {
     throw new UsageError(`engine name ${JSON.stringify(args.name)}: use lowercase letters and digits, words joined by "-" or "_" (e.g. my-engine)`);
   }
-  const project = resolve(io.cwd, args.dir);
-  const files = scaffoldFiles(args.name);
-  const clashes = files.filter((file) => !file.keepExisting && existsSync(join(project, file.path)));
-  if (clashes.length > 0 && !args.force) {
-    throw new UsageError(`${clashes.map((file) => join(project, file.path)).join(", ")} already exist${clashes.length === 1 ? "s" : ""}; nothing written (--force overwrites)`);
-  }
-
+  // The project directory is checked (and made) before anything is written; the files are written as one set.
+  const prepared = prepareOutputDirectory("--dir", args.dir, io.cwd);
+  const project = prepared.path;
+  const created = [...prepared.created];
+  let manifest: PackageJsonUpdate;
   const written: string[] = [];
-  for (const file of files) {
-    const target = join(project, file.path);
-    if (file.keepExisting && existsSync(target)) {
-      io.stderr(`kept your ${file.path}${file.path === "tsconfig.json" ? ' (it must include "plugins" for npx tsc --noEmit to check the engine)' : ""}\n`);
-      continue;
+  try {
+    const files = scaffoldFiles(args.name);
+    const clashes = files.filter((file) => !file.keepExisting && existsSync(join(project, file.path)));
+    if (clashes.length > 0 && !args.force) {
+      throw new UsageError(`${clashes.map((file) => join(project, file.path)).join(", ")} already exist${clashes.length === 1 ? "s" : ""}; nothing written (--force overwrites)`);
     }
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, file.content);
-    written.push(file.path);
+    const outputs: OutputFile[] = [];
+    for (const file of files) {
+      const target = join(project, file.path);
+      if (file.keepExisting && existsSync(target)) {
+        io.stderr(`kept your ${file.path}${file.path === "tsconfig.json" ? ' (it must include "plugins" for npx tsc --noEmit to check the engine)' : ""}\n`);
+        continue;
+      }
+      created.push(...prepareOutputFile("--dir", join(args.dir, file.path), io.cwd).created);
+      outputs.push({ path: target, data: file.content });
+      written.push(file.path);
+    }
+    manifest = updatePackageJson(io, project, args.name);
+    writeFilesAtomically([...outputs, { path: join(project, "package.json"), data: manifest.content }]);
+  } catch (error) {
+    removeCreated(created);
+    throw error;
   }
-  const manifest = updatePackageJson(io, project, args.name);
   for (const path of [...written, ...manifest.changes]) io.stdout(`  ${path}\n`);
 
   if (manifest.addedTools && args.install) runNpmInstall(io, project);
@@ -65,6 +77,8 @@ function init(io: CliIo, args: InitArgs): void {
 interface PackageJsonUpdate {
   changes: string[];
   addedTools: boolean;
+  /** The new package.json, written with the engine's files. */
+  content: string;
 }
 
 /** Adds the test tools (devDependencies) and the test and certify scripts, keeping everything the project already has. */
@@ -74,10 +88,12 @@ function updatePackageJson(io: CliIo, project: string, name: string): PackageJso
   let created = false;
   if (existsSync(path)) {
     try {
-      manifest = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+      manifest = JSON.parse(readTextInput(path, "package.json files")) as Record<string, unknown>;
     } catch (error) {
-      throw new UsageError(`${path}: not valid JSON (${(error as Error).message}); nothing more written`);
+      if (error instanceof UsageError) throw error;
+      throw new UsageError(`${path}: not valid JSON (${(error as Error).message}); nothing written`);
     }
+    if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) throw new UsageError(`${path}: not a JSON object; nothing written`);
   } else {
     manifest = { name: basename(project).toLowerCase().replace(/[^a-z0-9-_.]/g, "-"), version: "0.1.0", private: true, type: "module" };
     created = true;
@@ -98,12 +114,15 @@ function updatePackageJson(io: CliIo, project: string, name: string): PackageJso
     scriptChanges.push("certify");
   }
   manifest["scripts"] = scripts;
-  writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
   if (!has("dependencies", "ctxbench") && !has("devDependencies", "ctxbench")) {
     io.stderr('warning: package.json does not list ctxbench: the engine imports it, so add it (npm install --save-dev <ctxbench tarball or git URL>; see ctxbench\'s README)\n');
   }
   const what = [...(added.length > 0 ? [`devDependencies ${added.map(([tool]) => tool).join(", ")}`] : []), ...scriptChanges.map((script) => `script "${script}"`)];
-  return { changes: created ? ["package.json (new)"] : what.length > 0 ? [`package.json: ${what.join(", ")}`] : [], addedTools: added.length > 0 };
+  return {
+    changes: created ? ["package.json (new)"] : what.length > 0 ? [`package.json: ${what.join(", ")}`] : [],
+    addedTools: added.length > 0,
+    content: `${JSON.stringify(manifest, null, 2)}\n`,
+  };
 }
 
 function runNpmInstall(io: CliIo, project: string): void {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createRequire } from "node:module";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { FIXTURES } from "../plugins/test-support.ts";
 import { CtxbenchError, NegativeVerdict } from "../util/errors.ts";
 import { COMMANDS } from "./commands.ts";
@@ -22,6 +25,14 @@ describe("runCli", () => {
     expect(io.err()).not.toMatch(/[\u0000\u001b]/);
     expect(io.err()).toContain("evil\\u001b[2J\\u0000name");
     expect(io.err().trimEnd().split("\n")).toHaveLength(1);
+  });
+  it("keeps a refusal one line per problem: a newline inside a problem (a parser's excerpt of a file) is shown as \\n", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctxbench-refusal-"));
+    writeFileSync(join(dir, "bad.json"), "x\ny");
+    const io = memoryIo(dir);
+    expect(await runCli(["report", "bad.json"], io)).toBe(2);
+    rmSync(dir, { recursive: true });
+    expect(io.err().trimEnd().split("\n")).toEqual([expect.stringMatching(/^ctxbench: bad\.json: \$: not JSON: .*x\\ny/)]);
   });
   it("exits 2 without a command and for an unknown option", async () => {
     expect(await runCli([], memoryIo(FIXTURES))).toBe(2);

@@ -53,12 +53,16 @@ class UsageErrorFromYargs extends CtxbenchError {
   }
 }
 
+/** How a refusal that lists several problems separates them (engines list: one broken plugin a line). */
+const NEXT_PROBLEM = "\nctxbench: ";
+
 /**
- * A refusal on stderr: its lines (a command that lists several problems gives one per line)
- * with the text from files and engines in them shown, never obeyed by the terminal.
+ * A refusal on stderr: one line per problem, with the text from files and engines in it
+ * (a JSON parser's excerpt of a file, a name from plugin.yaml) shown, never obeyed by the
+ * terminal: a newline inside a problem is shown as \n, not started.
  */
 function refusalText(message: string): string {
-  return `ctxbench: ${message.split("\n").map(escapeTerminal).join("\n")}\n`;
+  return `ctxbench: ${message.split(NEXT_PROBLEM).map(escapeTerminal).join(NEXT_PROBLEM)}\n`;
 }
 
 function reportError(error: unknown, io: CliIo): number {

@@ -1,11 +1,16 @@
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
-import { mergeResults } from "../../reports/merge.ts";
+import { catalogueProblem } from "../../reports/coherence.ts";
+import { mergeResultFiles } from "../../reports/merge.ts";
 import { reporters } from "../../reports/registry.ts";
-import { certificationOf, parseResult, RESULT_SCHEMA_VERSION, type CertifyJson, type ResultJson } from "../../reports/result.ts";
+import { parseResult, ResultError, type ResultJson } from "../../reports/result.ts";
 import { writeAllReports } from "../../reports/write-all.ts";
+import { CHECKS } from "../conformance/checks/index.ts";
 import { NegativeVerdict, UsageError } from "../util/errors.ts";
+import { readTextInput } from "../util/input-limits.ts";
+import { PACKAGE_JSON } from "../util/package-root.ts";
+import { prepareOutputDirectory, removeCreated } from "./output-paths.ts";
 import type { CliIo } from "./io.ts";
 
 const FORMATS = ["terminal", "json", "junit", "markdown", "tap"] as const;
@@ -29,36 +34,42 @@ export function mergeCommand(io: CliIo): CommandModule<object, MergeArgs> {
         .option("out", { type: "string", describe: "Write every format of the merged result into this directory" })
         .example("ctxbench merge shard-1/result.json shard-2/result.json --out merged", "join two shards of one certification") as unknown as Argv<MergeArgs>,
     handler: async (args) => {
-      const inputs = args.results.map((file) => readResult(resolve(io.cwd, file)));
-      const merged = mergeResults(...inputs);
-      if (args.out !== undefined) await writeAllReports(merged, resolve(io.cwd, args.out), { title: "ctxbench: merged result" });
-      const summaryFile = io.env["GITHUB_STEP_SUMMARY"];
-      if (summaryFile) {
-        appendFileSync(summaryFile, reporters.markdown.render(merged, { title: "ctxbench: merged result" }));
+      const out = args.out === undefined ? null : prepareOutputDirectory("--out", args.out, io.cwd);
+      try {
+        const inputs = args.results.map((file) => ({ source: file, result: readResult(resolve(io.cwd, file), file) }));
+        const merged = mergeResultFiles(inputs);
+        if (out !== null) await writeAllReports(merged, out.path, { title: "ctxbench: merged result" });
+        const summaryFile = io.env["GITHUB_STEP_SUMMARY"];
+        if (summaryFile) {
+          appendFileSync(summaryFile, reporters.markdown.render(merged, { title: "ctxbench: merged result" }));
+        }
+        const color = args.format === "terminal" && io.isTty && !io.env["NO_COLOR"];
+        io.stdout(reporters[args.format].render(merged, { color }));
+        const refused = merged.certifications.filter((certification) => certification.verdict !== "certified");
+        if (refused.length > 0) throw new NegativeVerdict(`not certified: ${refused.map((c) => c.engine.name).join(", ")}`);
+      } catch (error) {
+        if (out !== null && !(error instanceof NegativeVerdict)) removeCreated(out.created);
+        throw error;
       }
-      const color = args.format === "terminal" && io.isTty && !io.env["NO_COLOR"];
-      io.stdout(reporters[args.format].render(merged, { color }));
-      const refused = merged.certifications.filter((certification) => certification.verdict !== "certified");
-      if (refused.length > 0) throw new NegativeVerdict(`not certified: ${refused.map((c) => c.engine.name).join(", ")}`);
     },
   };
 }
 
-/** A result file, or the `certify --format json` shape turned into one. */
-function readResult(path: string): ResultJson {
+/**
+ * A result file (or the one-engine JSON `certify --format json` prints), bounded in size and
+ * depth, whose checks hang together and are checks of this ctxbench as it states them: a merge
+ * is a verdict, so a hand-edited shard is refused rather than joined.
+ */
+function readResult(path: string, shown: string): ResultJson {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readTextInput(path, "result files");
   } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read ${shown}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  try {
-    const value = JSON.parse(text) as Partial<CertifyJson>;
-    if (value && typeof value === "object" && !("certifications" in value) && value.engine && Array.isArray(value.checks) && value.runInfo) {
-      text = JSON.stringify({ schemaVersion: RESULT_SCHEMA_VERSION, runInfo: value.runInfo, certifications: [certificationOf(value.engine, value.checks)], benchmarks: [] });
-    }
-  } catch {
-    // parseResult below names the problem.
-  }
-  return parseResult(text, path);
+  const result = parseResult(text, shown);
+  const problem = catalogueProblem(result, CHECKS, `ctxbench ${PACKAGE_JSON.version}`);
+  if (problem) throw new ResultError(problem, shown);
+  return result;
 }

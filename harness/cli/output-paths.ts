@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, rmSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { UsageError } from "../util/errors.ts";
 
@@ -99,59 +99,4 @@ export function removeCreated(created: readonly string[]): void {
   for (const directory of [...created].reverse()) rmSync(directory, { recursive: true, force: true });
 }
 
-export interface OutputFile {
-  path: string;
-  data: string | Uint8Array;
-}
-
-/**
- * Writes a set of files so that none is left half-written: each is written to a temporary name
- * beside its target, and only when all are written are they renamed into place. A failure
- * while writing removes the temporary files and leaves every target as it was.
- */
-export function writeFilesAtomically(files: readonly OutputFile[]): void {
-  const staged: Array<{ temporary: string; path: string }> = [];
-  let current = "the output";
-  try {
-    for (const file of files) {
-      current = file.path;
-      const target = renameTarget(file.path);
-      if (target === null) {
-        // A device or a pipe (/dev/stdout, a FIFO) is written in place: renaming over it would replace it.
-        writeAll(file.path, file.data, "w");
-        continue;
-      }
-      const temporary = join(dirname(target), `.${target.slice(dirname(target).length + 1)}.${process.pid}.tmp`);
-      staged.push({ temporary, path: target });
-      writeAll(temporary, file.data, "w");
-    }
-    for (const { temporary, path } of staged) {
-      current = path;
-      renameSync(temporary, path);
-    }
-  } catch (error) {
-    for (const { temporary } of staged) rmSync(temporary, { force: true });
-    throw new UsageError(`cannot write ${current} (${code(error)})`);
-  }
-}
-
-/** Where a rename must land: the file itself, the file a symlink points to, or null for a non-regular file. */
-function renameTarget(path: string): string | null {
-  try {
-    if (!statSync(path).isFile()) return null;
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
-function writeAll(path: string, data: string | Uint8Array, flags: "w"): void {
-  const fd = openSync(path, flags);
-  try {
-    const bytes = typeof data === "string" ? Buffer.from(data) : data;
-    let written = 0;
-    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
-  } finally {
-    closeSync(fd);
-  }
-}
+export { writeFilesAtomically, type OutputFile } from "../util/write-files.ts";

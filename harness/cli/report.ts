@@ -1,10 +1,11 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { reporters, REPORT_FORMATS, type ReportFormat } from "../../reports/index.ts";
 import { mergeResultFiles } from "../../reports/merge.ts";
 import { parseResult, type ResultJson } from "../../reports/result.ts";
 import { UsageError } from "../util/errors.ts";
+import { readTextInput } from "../util/input-limits.ts";
+import { prepareOutputFile, removeCreated, writeFilesAtomically } from "./output-paths.ts";
 import type { CliIo } from "./io.ts";
 
 interface ReportArgs {
@@ -33,28 +34,33 @@ export function reportCommand(io: CliIo): CommandModule<object, any> {
   };
 }
 
-async function readResult(io: CliIo, file: string): Promise<ResultJson> {
+function readResult(io: CliIo, file: string): ResultJson {
   let text: string;
   try {
-    text = await readFile(resolve(io.cwd, file), "utf8");
+    text = readTextInput(resolve(io.cwd, file), "result files");
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   return parseResult(text, file);
 }
 
 async function report(io: CliIo, args: ReportArgs): Promise<void> {
-  const files = [];
-  for (const file of args.results) files.push({ source: file, result: await readResult(io, file) });
-  const merged = mergeResultFiles(files);
-  const color = args.format === "terminal" && !args.out && io.isTty && !io.env["NO_COLOR"];
-  const text = reporters[args.format].render(merged, { color, ...(args.title ? { title: args.title } : {}) });
-  if (!args.out) {
-    io.stdout(text);
-    return;
+  // --out is checked (and its directory made) before any input is read; it is written only once the report is whole.
+  const out = args.out === undefined ? null : prepareOutputFile("--out", args.out, io.cwd);
+  try {
+    const files = args.results.map((file) => ({ source: file, result: readResult(io, file) }));
+    const merged = mergeResultFiles(files);
+    const color = args.format === "terminal" && !args.out && io.isTty && !io.env["NO_COLOR"];
+    const text = reporters[args.format].render(merged, { color, ...(args.title ? { title: args.title } : {}) });
+    if (out === null) {
+      io.stdout(text);
+      return;
+    }
+    writeFilesAtomically([{ path: out.path, data: text }]);
+  } catch (error) {
+    if (out !== null) removeCreated(out.created);
+    throw error;
   }
-  const path = resolve(io.cwd, args.out);
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text);
   io.stdout(`wrote ${args.out} (${args.format})\n`);
 }

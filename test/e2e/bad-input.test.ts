@@ -4,6 +4,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { CHECKS } from "../../harness/conformance/checks/index.ts";
+import { collectRunInfo } from "../../reports/run-info.ts";
+import { certificationOf, type CheckResult, type ResultJson } from "../../reports/result.ts";
 import { ctxbench as runCli, REPO } from "./support.ts";
 
 /**
@@ -65,6 +68,43 @@ export class Engine extends ContextEngine {
   );
   return root;
 }
+
+
+/**
+ * One shard of a certification of truncate by this build: every catalogue check of the shard,
+ * passed, as certify would report it. `edit` changes the shard as a hand (or a tamperer) would.
+ */
+function shardFile(index: 0 | 1, edit: (result: ResultJson, checks: CheckResult[]) => void = () => undefined, replace: [string, string] | null = null): string {
+  const checks: CheckResult[] = CHECKS.filter((_, position) => position % 2 === index).map((check) => ({
+    id: check.id,
+    rule: check.rule,
+    title: check.title,
+    level: check.level,
+    outcome: "pass",
+    expected: null,
+    unexpected: false,
+    message: "ok",
+    evidence: { events: [] },
+    durationMs: 1,
+  }));
+  const engine = { name: "truncate", version: "0.1.0" };
+  const result: ResultJson = {
+    schemaVersion: 1,
+    runInfo: collectRunInfo({ seed: 1, command: `ctxbench certify --engine truncate --shard ${index + 1}/2`, engines: [engine] }),
+    certifications: [],
+    benchmarks: [],
+  };
+  edit(result, checks);
+  result.certifications = [certificationOf(engine, checks)];
+  const text = JSON.stringify(result);
+  return file(`shard-${index + 1}.json`, replace === null ? text : text.replace(replace[0], replace[1]));
+}
+const firstFailing = (checks: CheckResult[]): CheckResult => {
+  const check = checks.find((entry) => entry.level === "MUST")!;
+  check.outcome = "fail";
+  check.message = "tool result call_7 kept without its call";
+  return check;
+};
 
 interface Row {
   label: string;
@@ -179,12 +219,102 @@ const ROWS: Row[] = [
     args: () => ["scenarios", "generate", "--turns", "100000", "--sessions", "1000"],
     stderr: /the scenario would be an estimated [0-9.]+ GiB of JSON .* at most 256 MiB/,
   },
+
+  ...(
+    [
+      ["a file", () => file("a-file", "x"), /--dir \S+a-file is a file, not a directory$/],
+      ["a path under a file", () => join(file("b-file", "x"), "project"), /b-file\/project: \S+b-file is a file, so nothing can be created under it$/],
+      ["/proc/self/x (Node's recursive mkdir never returns there)", () => "/proc/self/x", /--dir \/proc\/self\/x: cannot create \/proc\/self\/x \(ENOENT\)$/],
+      ["a directory no one may create in", () => "/sys/ctxbench-init", /--dir \/sys\/ctxbench-init: cannot create \/sys\/ctxbench-init \(E[A-Z]+\)$/],
+    ] as const
+  ).map(([what, dir, stderr]): Row => ({ label: `init: --dir that is ${what}`, args: () => ["init", "my-engine", "--dir", dir(), "--no-install"], stderr })),
+  {
+    label: "init: a package.json that is JSON but not an object",
+    args: () => {
+      const dir = join(work, `${counter++}-project`);
+      mkdirSync(dir);
+      writeFileSync(join(dir, "package.json"), "[1, 2]");
+      return ["init", "my-engine", "--dir", dir, "--no-install"];
+    },
+    stderr: /project\/package\.json: not a JSON object; nothing written$/,
+  },
+  {
+    label: "report: evidence nested 100,000 levels deep",
+    args: () => ["report", shardFile(0, (_, checks) => void (firstFailing(checks).evidence = { events: ["DEEP"] }), ['"DEEP"', DEEP]), "--out", "deep-report.html", "--format", "html"],
+    stderr: /shard-1\.json: \$\.certifications\[0\]\.checks\[\d+\]\.evidence\.events\[0\](\.k)+…: nested deeper than 64 levels of arrays and objects$/,
+    absent: ["deep-report.html"],
+  },
+  {
+    label: "report: a result file of 300 MiB",
+    args: () => ["report", sparseFile("huge-result.json", 300 * 1024 * 1024), "--out", "huge-report.md", "--format", "markdown"],
+    stderr: /huge-result\.json is 300 MiB; ctxbench reads result files of at most 256 MiB$/,
+    absent: ["huge-report.md"],
+  },
+  {
+    label: "report: a failing check marked expected with no expectation listed (a tampered result)",
+    args: () => ["report", shardFile(0, (_, checks) => void (firstFailing(checks).unexpected = false)), "--out", "tampered.md", "--format", "markdown"],
+    stderr: /shard-1\.json: \$\.certifications\[0\]\.checks\[\d+\]\.unexpected: is false, but outcome "fail" with no expectation listed is unexpected$/,
+    absent: ["tampered.md"],
+  },
+  ...(
+    [
+      ["a directory", () => { const dir = join(work, `${counter++}-dir`); mkdirSync(dir); return dir; }, /--out \S+-dir is a directory, not a file$/],
+      ["a path under a file", () => join(file("c-file", "x"), "report.md"), /c-file\/report\.md: \S+c-file is a file, so nothing can be created under it$/],
+      ["under /proc/self/x", () => "/proc/self/x/report.md", /--out \/proc\/self\/x\/report\.md: cannot create \/proc\/self\/x \(ENOENT\)$/],
+    ] as const
+  ).map(([what, out, stderr]): Row => ({ label: `report: --out that is ${what}, checked before the input is read`, args: () => ["report", shardFile(0), "--out", out()], stderr })),
+  ...(
+    [
+      ["shards of different seeds", (result: ResultJson) => void (result.runInfo.seed = 2), /they come from different seeds: 1 \(\S+shard-1\.json\), 2 \(\S+shard-2\.json\)$/],
+      ["shards of different ctxbench versions", (result: ResultJson) => void (result.runInfo.tool.version = "9.9.9"), /they come from different ctxbench versions: \S+ \(\S+shard-1\.json\), 9\.9\.9 \(\S+shard-2\.json\)$/],
+      ["shards of different ctxbench commits", (result: ResultJson) => void (result.runInfo.gitSha = "f".repeat(40)), /they come from different ctxbench commits: .+ \(\S+shard-1\.json\), f{40} \(\S+shard-2\.json\)$/],
+      ["a shard with a failing check marked expected with no expectation listed (tampered)", (_: ResultJson, checks: CheckResult[]) => void (firstFailing(checks).unexpected = false), /shard-2\.json: \$\.certifications\[0\]\.checks\[\d+\]\.unexpected: is false, but outcome "fail" with no expectation listed is unexpected$/],
+      ["a shard whose failing MUST check was turned into a SHOULD one (tampered)", (_: ResultJson, checks: CheckResult[]) => {
+        const check = firstFailing(checks);
+        check.unexpected = true;
+        check.level = "SHOULD";
+      }, /shard-2\.json: \$\.certifications\[0\]\.checks\[\d+\]\.level: is "SHOULD", but check "[A-Z0-9-]+\/[a-z-]+" is MUST$/],
+      ["a shard with a check this ctxbench does not have", (_: ResultJson, checks: CheckResult[]) => void (checks[0]!.id = `${checks[0]!.rule}/made-up`), /shard-2\.json: \$\.certifications\[0\]\.checks\[0\]\.id: "[A-Z0-9-]+\/made-up" is not a check of ctxbench \S+$/],
+      ["a shard listing one check twice", (_: ResultJson, checks: CheckResult[]) => void checks.push({ ...checks[0]! }), /shard-2\.json: \$\.certifications\[0\]\.checks\[\d+\]\.id: check "\S+" appears twice in the certification of "truncate"$/],
+      ["shards holding the same check", (_: ResultJson, checks: CheckResult[]) => void checks.push({ ...checks[0]!, id: CHECKS[0]!.id, rule: CHECKS[0]!.rule, level: CHECKS[0]!.level }), /check "\S+" of engine "truncate" appears in two results$/],
+    ] as const
+  ).map(([what, edit, stderr]): Row => ({
+    label: `merge: ${what}`,
+    args: () => ["merge", shardFile(0), shardFile(1, edit), "--out", "merged", "--format", "json"],
+    stderr,
+    absent: ["merged"],
+  })),
+  ...(
+    [
+      ["a file", () => file("d-file", "x"), /--out \S+d-file is a file, not a directory$/],
+      ["/proc/self/x", () => "/proc/self/x", /--out \/proc\/self\/x: cannot create \/proc\/self\/x \(ENOENT\)$/],
+    ] as const
+  ).map(([what, out, stderr]): Row => ({ label: `merge: --out that is ${what}, checked before the inputs are read`, args: () => ["merge", shardFile(0), shardFile(1), "--out", out()], stderr })),
+  {
+    label: "merge: a result file of 300 MiB",
+    args: () => ["merge", shardFile(0), sparseFile("huge-shard.json", 300 * 1024 * 1024), "--out", "huge-merged"],
+    stderr: /huge-shard\.json is 300 MiB; ctxbench reads result files of at most 256 MiB$/,
+    absent: ["huge-merged"],
+  },
+  {
+    label: "engines list: --plugins that is a file",
+    args: () => ["engines", "list", "--plugins", file("e-file", "x")],
+    stderr: /e-file: plugin directory does not exist$/,
+  },
 ];
 
 describe("bad inputs are exit 2, one line, nothing written (as processes)", () => {
-  it.each(ROWS.map((row) => [row.label, row] as const))("%s", async (_label, row) => {
+  it.for(ROWS.map((row) => [row.label, row] as const))("%s", async ([, row], { task }) => {
     const before = new Set(readdirSync(work));
-    const result = await runCli(row.args(), { cwd: work, timeoutMs: 90_000 });
+    const args = row.args();
+    const started = performance.now();
+    const result = await runCli(args, { cwd: work, timeoutMs: 90_000 });
+    const lineCount = result.stderr.trimEnd().split("\n").length;
+    task.meta.fault = {
+      suite: `bad input: ${args[0] === "scenarios" || args[0] === "engines" ? args.slice(0, 2).join(" ") : args[0]}`,
+      outcome: `exit ${result.code}, ${lineCount} line${lineCount === 1 ? "" : "s"}`,
+      seconds: (performance.now() - started) / 1000,
+    };
     expect(result.stderr).not.toMatch(/internal error|bug in ctxbench/);
     expect(result.code, result.stderr).toBe(2);
     const lines = result.stderr.trimEnd().split("\n");
