@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import type { Tiktoken as TiktokenType, TiktokenBPE } from "js-tiktoken/lite";
+import { BpeCounter, type BpeRanks } from "./bpe-count.ts";
 import { PERSISTENCE_ONLY_MESSAGE_FIELDS } from "./persistence-fields.ts";
 import type { Message } from "./types.ts";
 
@@ -11,18 +11,18 @@ const TOKENS_PER_MESSAGE = 3;
 const TOKENS_PER_NAME = 1;
 const REPLY_PRIMING = 3;
 
-let encoder: TiktokenType | undefined;
+let encoder: BpeCounter | undefined;
 // Hosts re-estimate the same history every turn; remembering recent texts makes that nearly free.
 const CACHE_LIMIT = 8192;
 const cache = new Map<string, number>();
 
-// The ranks table is megabytes of JavaScript: load it on first use only, synchronously, and once.
-function getEncoder(): TiktokenType {
+// The ranks table is megabytes of JavaScript: load it on first use only, synchronously, and once
+// per process. js-tiktoken ships the table; counting is ours (the same merges, several times faster).
+function getEncoder(): BpeCounter {
   if (encoder) return encoder;
   const require = createRequire(import.meta.url);
-  const { Tiktoken } = require("js-tiktoken/lite") as { Tiktoken: typeof TiktokenType };
-  const ranks = require(`js-tiktoken/ranks/${EXACT_ENCODING}`) as TiktokenBPE | { default: TiktokenBPE };
-  encoder = new Tiktoken("default" in ranks ? ranks.default : ranks);
+  const ranks = require(`js-tiktoken/ranks/${EXACT_ENCODING}`) as BpeRanks | { default: BpeRanks };
+  encoder = new BpeCounter("default" in ranks ? ranks.default : ranks);
   return encoder;
 }
 
@@ -31,7 +31,7 @@ export function countTokensExact(text: string): number {
   if (text === "") return 0;
   const known = cache.get(text);
   if (known !== undefined) return known;
-  const count = getEncoder().encode(text, [], []).length;
+  const count = getEncoder().count(text);
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(text, count);
   return count;

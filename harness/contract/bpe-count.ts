@@ -1,0 +1,143 @@
+/** A tiktoken ranks file as js-tiktoken ships it. */
+export interface BpeRanks {
+  pat_str: string;
+  special_tokens: Record<string, number>;
+  bpe_ranks: string;
+}
+
+/**
+ * Counts byte-pair-encoding tokens without producing them: the same pieces and the same merges as
+ * tiktoken (the lowest-ranked adjacent pair first, the leftmost on a tie), with the ranks keyed by
+ * each token's bytes as a one-byte-per-character string and each pair's rank remembered between
+ * merges, so a piece costs a few map lookups instead of re-joining every pair's bytes per merge.
+ */
+export class BpeCounter {
+  readonly #ranks: Map<string, number>;
+  readonly #pattern: RegExp;
+  // Words repeat far more than texts do: a piece's count is remembered, whatever text it came from.
+  readonly #pieces = new Map<string, number>();
+
+  constructor(ranks: BpeRanks) {
+    this.#ranks = parseRanks(ranks.bpe_ranks);
+    for (let byte = 0; byte < 256; byte++) {
+      // Every piece then splits into known tokens, so a piece's count is its number of parts.
+      if (!this.#ranks.has(String.fromCharCode(byte))) throw new Error(`the ranks table has no token for byte ${byte}`);
+    }
+    this.#pattern = new RegExp(ranks.pat_str, "ug");
+  }
+
+  /** Tokens of `text` encoded as ordinary text (special-token markers are plain text too). */
+  count(text: string): number {
+    let count = 0;
+    for (const match of text.matchAll(this.#pattern)) {
+      const piece = match[0];
+      let tokens = this.#pieces.get(piece);
+      if (tokens === undefined) {
+        tokens = this.#pieceTokens(bytesOf(piece));
+        if (this.#pieces.size >= PIECE_CACHE_LIMIT) this.#pieces.clear();
+        this.#pieces.set(piece, tokens);
+      }
+      count += tokens;
+    }
+    return count;
+  }
+
+  #pieceTokens(bytes: string): number {
+    if (bytes.length <= 1 || this.#ranks.has(bytes)) return bytes.length === 0 ? 0 : 1;
+    return mergeCount(bytes, this.#ranks);
+  }
+}
+
+// Bytes of the UTF-8 encoding, one character each (lone surrogates become U+FFFD, as TextEncoder does).
+const ASCII = /^[\x00-\x7f]*$/;
+function bytesOf(piece: string): string {
+  return ASCII.test(piece) ? piece : Buffer.from(piece, "utf8").toString("latin1");
+}
+
+const PIECE_CACHE_LIMIT = 200_000;
+const NONE = Number.POSITIVE_INFINITY;
+
+/** Number of tokens the merges leave of a piece that is not a token itself. */
+function mergeCount(bytes: string, ranks: ReadonlyMap<string, number>): number {
+  // starts[i] is where part i begins; the last entry is the end of the piece.
+  const starts: number[] = [];
+  for (let i = 0; i <= bytes.length; i++) starts.push(i);
+  // pairRanks[i] is the rank of parts i and i + 1 merged (NONE when that is no token).
+  const pairRanks: number[] = [];
+  for (let i = 0; i + 2 <= bytes.length; i++) pairRanks.push(ranks.get(bytes.slice(i, i + 2)) ?? NONE);
+  const rankOf = (part: number): number => (part + 2 < starts.length ? (ranks.get(bytes.slice(starts[part] as number, starts[part + 2] as number)) ?? NONE) : NONE);
+  while (pairRanks.length > 0) {
+    let best = 0;
+    let bestRank = pairRanks[0] as number;
+    for (let i = 1; i < pairRanks.length; i++) {
+      const rank = pairRanks[i] as number;
+      if (rank < bestRank) {
+        bestRank = rank;
+        best = i;
+      }
+    }
+    if (bestRank === NONE) break;
+    // Parts best and best + 1 become one: its pairs with both neighbours get new ranks.
+    starts.splice(best + 1, 1);
+    pairRanks.splice(best, 1);
+    if (best < pairRanks.length) pairRanks[best] = rankOf(best);
+    if (best > 0) pairRanks[best - 1] = rankOf(best - 1);
+  }
+  return starts.length - 1;
+}
+
+const SPACE = 0x20;
+const NEWLINE = 0x0a;
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const SEXTET = new Int16Array(128).fill(-1);
+for (let i = 0; i < BASE64.length; i++) SEXTET[BASE64.charCodeAt(i)] = i;
+
+/**
+ * The ranks file: lines of `<prefix> <first rank> <token>…`, tokens in base64; a repeated token
+ * keeps its last rank. Decoded in one pass into one byte string that every key is a slice of
+ * (decoding 200,000 tokens one by one costs several times more).
+ */
+function parseRanks(text: string): Map<string, number> {
+  const bytes = new Uint8Array(text.length);
+  const ends: number[] = [];
+  const tokenRanks: number[] = [];
+  let written = 0;
+  let bits = 0;
+  let held = 0;
+  let rank = 0;
+  let field = 0;
+  let fieldStart = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : NEWLINE;
+    if (code === SPACE || code === NEWLINE) {
+      if (field === 1) rank = Number.parseInt(text.slice(fieldStart, i), 10);
+      else if (field >= 2) {
+        ends.push(written);
+        tokenRanks.push(rank++);
+      }
+      bits = 0;
+      held = 0;
+      field = code === NEWLINE ? 0 : field + 1;
+      fieldStart = i + 1;
+      continue;
+    }
+    if (field < 2) continue;
+    const sextet = SEXTET[code] ?? -1;
+    if (sextet < 0) continue; // padding
+    bits = ((bits << 6) | sextet) & 0xffffff;
+    held += 6;
+    if (held >= 8) {
+      held -= 8;
+      bytes[written++] = (bits >> held) & 0xff;
+    }
+  }
+  const all = Buffer.from(bytes.buffer, 0, written).toString("latin1");
+  const ranks = new Map<string, number>();
+  let from = 0;
+  for (let k = 0; k < ends.length; k++) {
+    const to = ends[k] as number;
+    ranks.set(all.slice(from, to), tokenRanks[k] as number);
+    from = to;
+  }
+  return ranks;
+}
