@@ -21,6 +21,8 @@ export interface PlayOptions {
   /** Sandbox directory for the engine (upstream: hermes_home); the store lives here unless storePath says otherwise. */
   home: string;
   storePath?: string;
+  /** The store is deleted after the play, so it skips what only durability needs (see SqliteHostStoreOptions.scratch). */
+  scratchStore?: boolean;
   /** Host timeout of one compaction pass (default: the scenario's, else 120 s as upstream). */
   compactionTimeoutMs?: number;
   /** Concurrent compaction passes across sessions (default: the scenario's, else 4 as upstream). */
@@ -96,6 +98,7 @@ function createRuntime(scenario: Scenario, engine: ContextEngine, options: PlayO
         path: options.storePath ?? join(options.home, "sessions.db"),
         mintUid: createSeededMinter(scenario.seed),
         now: () => EPOCH_SECONDS + Math.floor(clock.ms / 1000),
+        ...(options.scratchStore === true ? { scratch: true } : {}),
       },
       scenario.legacyStore,
     ),

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { ARCHIVE_MARKS_TABLE } from "../store/archive-marks.ts";
 import { createSeededMinter } from "../store/index.ts";
 import { UsageError } from "../util/errors.ts";
 import { ScenarioPlayError, SqliteHostStore } from "./sqlite-store.ts";
@@ -33,5 +35,44 @@ describe("scenario events addressed to a message index", () => {
     expect(() => store.duplicateRow("s", 5, "x")).toThrow(UsageError);
     expect(() => store.rewriteContent("s", 5, "x")).toThrow(`the scenario's event names message 5 of session "s", which holds 2 message(s) at that point of this play`);
     store.close();
+  });
+});
+
+describe("a scratch store (a certification's, deleted after the play)", () => {
+  const conversation = (n: number) => Array.from({ length: n }, (_, i) => ({ role: i % 2 === 0 ? ("user" as const) : ("assistant" as const), content: `m${i}` }));
+  const openAt = (path: string, scratch: boolean) => SqliteHostStore.open({ path, mintUid: createSeededMinter(1), now: () => 1, scratch });
+
+  it("does not sync to disk, and leaves archive marks unsettled at close; reopened, it reads the same history", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctxbench-host-store-"));
+    dirs.push(dir);
+    const path = join(dir, "sessions.db");
+    const store = openAt(path, true);
+    expect(store.sessionStore.connectionPragma("synchronous")).toBe(0);
+    store.append("s", conversation(12));
+    store.compactInPlace("s", [{ role: "user", content: "[summary]" }]);
+    const history = store.restore("s");
+    store.close();
+    const marks = new Database(path);
+    expect(marks.prepare(`SELECT COUNT(*) AS n FROM ${ARCHIVE_MARKS_TABLE}`).get()).toEqual({ n: 1 });
+    expect((marks.prepare("SELECT COUNT(*) AS n FROM messages WHERE active = 1").get() as { n: number }).n).toBeGreaterThan(1);
+    marks.close();
+    store.reopen();
+    expect(store.restore("s")).toEqual(history);
+    store.close();
+  });
+
+  it("a durable one syncs (synchronous = NORMAL) and settles its marks at close", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctxbench-host-store-"));
+    dirs.push(dir);
+    const path = join(dir, "sessions.db");
+    const store = openAt(path, false);
+    expect(store.sessionStore.connectionPragma("synchronous")).toBe(1);
+    store.append("s", conversation(12));
+    store.compactInPlace("s", [{ role: "user", content: "[summary]" }]);
+    store.close();
+    const marks = new Database(path);
+    expect(marks.prepare(`SELECT COUNT(*) AS n FROM ${ARCHIVE_MARKS_TABLE}`).get()).toEqual({ n: 0 });
+    expect(marks.prepare("SELECT COUNT(*) AS n FROM messages WHERE active = 1").get()).toEqual({ n: 1 });
+    marks.close();
   });
 });

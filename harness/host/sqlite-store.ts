@@ -13,6 +13,12 @@ export interface SqliteHostStoreOptions {
   mintUid: UidMinter;
   /** Row timestamps in seconds; the host passes its simulated clock. */
   now: () => number;
+  /**
+   * The store is thrown away when the play ends (a certification's): no syncs to disk and no
+   * settling of archive marks into the stored flags at close. Reads within the play, reopens
+   * included, see exactly what a durable store shows.
+   */
+  scratch?: boolean;
 }
 
 /** The host's view of the SQLite session store (harness/store). */
@@ -32,7 +38,7 @@ export class SqliteHostStore implements HostStore {
    * reopened `opens` times so the v31 backfill advances in bounded slices (UID-8).
    */
   static open(options: SqliteHostStoreOptions, legacy?: LegacyStore): SqliteHostStore {
-    const storeOptions: SessionStoreOptions = { mintUid: options.mintUid, now: options.now };
+    const storeOptions: SessionStoreOptions = { mintUid: options.mintUid, now: options.now, ...(options.scratch === true ? { durable: false, settleOnClose: false } : {}) };
     if (legacy !== undefined) {
       writeLegacyStore(
         options.path,

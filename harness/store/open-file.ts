@@ -30,7 +30,7 @@ function assertSqliteFile(path: string): void {
  * than this build, or one it cannot upgrade, is refused with the file untouched. WAL mode is
  * enabled only after those checks.
  */
-export function openConnection(path: string, busyTimeoutMs: number): Database.Database {
+export function openConnection(path: string, busyTimeoutMs: number, options: { durable?: boolean } = {}): Database.Database {
   assertSqliteFile(path);
   const db = new Database(path);
   try {
@@ -57,7 +57,7 @@ export function openConnection(path: string, busyTimeoutMs: number): Database.Da
     // (+4 % appends into fresh sessions, +9 % into sessions of 10,000 messages, measured A/B).
     if (version === null) db.pragma(`page_size = ${STORE_PAGE_SIZE}`);
     if (path !== ":memory:") db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = NORMAL");
+    db.pragma(options.durable === false ? "synchronous = OFF" : "synchronous = NORMAL");
     // Random uids land all over the uid index; a larger page cache keeps batch appends fast.
     db.pragma("cache_size = -65536");
     return db;

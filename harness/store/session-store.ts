@@ -108,7 +108,7 @@ export class SessionStore {
 
   /** Opens (creating or upgrading) the store at `path`; refuses non-SQLite files and newer stores. */
   static open(path: string, options: SessionStoreOptions = {}): SessionStore {
-    const db = openConnection(path, options.busyTimeoutMs ?? 5000);
+    const db = openConnection(path, options.busyTimeoutMs ?? 5000, options.durable === undefined ? {} : { durable: options.durable });
     try {
       return new SessionStore(path, db, options);
     } catch (error) {
@@ -134,6 +134,11 @@ export class SessionStore {
   /** Writes every archive mark into the stored flags now (close does it too); returns the rows written. */
   settleArchive(): number {
     return settleArchiveMarks(this.#db, { chunk: this.#settleChunk, budgetMs: Number.POSITIVE_INFINITY, clock: this.#clock }).rowsSettled;
+  }
+
+  /** This connection's value of a SQLite pragma (what a setting took effect as, e.g. `synchronous`). */
+  connectionPragma(name: "synchronous" | "journal_mode" | "page_size"): unknown {
+    return this.#db.pragma(name, { simple: true });
   }
 
   get schemaVersion(): number | null {

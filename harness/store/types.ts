@@ -27,6 +27,12 @@ export interface SessionStoreOptions {
    * `:memory:`). Turn it off only for a scratch store no other build will read.
    */
   settleOnClose?: boolean;
+  /**
+   * Whether a committed write must survive a crash of the machine (default true). False turns
+   * off SQLite's syncs (`synchronous = OFF`): for a scratch store thrown away after its run, where
+   * durability is not what anything judges.
+   */
+  durable?: boolean;
 }
 
 export interface StoreOpenReport {
