@@ -220,17 +220,16 @@ function markAwaitingRealUsage(runtime: HostRuntime, session: SessionRuntime): v
   }
 }
 
-/** Write the compacted list through the store and adopt the restored history. */
+/** Write the compacted list through the store and adopt the restored history (the store restores it once, in the commit). */
 function commit(runtime: HostRuntime, session: SessionRuntime, request: PassRequest, output: Message[]): void {
   const rows = cloneMessages(output);
   const rotateTo = request.rotateTo ?? (runtime.settings.compactionMode === "rotation" ? `${session.id}~r${++session.generation}` : undefined);
   if (rotateTo !== undefined) {
-    runtime.store.rotate(session.storeId, rotateTo, rows);
+    session.history = runtime.store.rotate(session.storeId, rotateTo, rows);
     session.storeId = rotateTo;
   } else {
-    runtime.store.compactInPlace(session.storeId, rows);
+    session.history = runtime.store.compactInPlace(session.storeId, rows);
   }
-  session.history = runtime.store.restore(session.storeId);
 }
 
 function recordCompaction(

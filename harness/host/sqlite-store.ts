@@ -64,12 +64,12 @@ export class SqliteHostStore implements HostStore {
     return this.#store.getMessages(session, options.repairAlternation === true ? { repairAlternation: true } : {});
   }
 
-  compactInPlace(session: string, messages: Message[]): void {
-    this.#store.compactInPlace(session, messages, this.#store.watermark(session));
+  compactInPlace(session: string, messages: Message[]): Message[] {
+    return this.#store.compactInPlace(session, messages, this.#store.watermark(session));
   }
 
-  rotate(parent: string, child: string, messages: Message[]): void {
-    this.#store.rotate(parent, child, messages);
+  rotate(parent: string, child: string, messages: Message[]): Message[] {
+    return this.#store.rotate(parent, child, messages);
   }
 
   /** Rewind to the first `keepMessages` rows: by user turns when the cut falls on a user message, else by archiving the tail. */

@@ -13,10 +13,10 @@ export interface HostStore {
    * consecutive same-role messages as a real restore does, recording the merge witness (UID-5).
    */
   restore(session: string, options?: { repairAlternation?: boolean }): Message[];
-  /** Replace the active rows with a compacted list, same session id; engine-set uids kept (UID-6). */
-  compactInPlace(session: string, messages: Message[]): void;
-  /** Publish a compacted list as a child session (rotation); engine-set uids kept (UID-6). */
-  rotate(parent: string, child: string, messages: Message[]): void;
+  /** Replace the active rows with a compacted list, same session id; engine-set uids kept (UID-6). Returns the restored history. */
+  compactInPlace(session: string, messages: Message[]): Message[];
+  /** Publish a compacted list as a child session (rotation); engine-set uids kept (UID-6). Returns the child's restored history. */
+  rotate(parent: string, child: string, messages: Message[]): Message[];
   rewind(session: string, keepMessages: number): void;
   branch(from: string, to: string): void;
   /** Export to JSON text and import it under a new id. */
