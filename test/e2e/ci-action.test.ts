@@ -3,7 +3,7 @@
  * scratch engine repository made as an author would: npm init, the ctxbench tarball, ctxbench init.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +11,8 @@ import { REPO } from "./support.ts";
 import { checkoutCopy, exec, npmEnv, packedTarball, type Outcome } from "./package-support.ts";
 import { newRunState, runAction, runWorkflow, type JobResult, type RunnerSetup } from "./workflow-runner.ts";
 
-const CTXBENCH_REPOSITORY = "ctxbench/ctxbench";
+// The examples name ctxbench by a placeholder for where an author's copy is hosted.
+const CTXBENCH_REPOSITORY = "OWNER/ctxbench";
 const TIMEOUT = 600_000;
 let checkout = "";
 let engineRepo = "";
@@ -65,7 +66,12 @@ describe("ci/action.yml", () => {
     const run = setup();
     const [job] = await runWorkflow(join(REPO, "ci/examples/certify.yml"), run);
     expect(job!.status, job!.steps.map((step) => `${step.name}: ${step.outcome}\n${step.log}`).join("\n")).toBe("success");
-    expect(stepNamed(job!, "Install ctxbench (production dependencies)")?.log).toMatch(/no build; bin\/ctxbench\.mjs runs the sources through tsx[\s\S]*added \d+ packages/);
+    // The action builds the compiled package from its checkout and runs it, never the sources.
+    expect(stepNamed(job!, "Install ctxbench (compiled, production dependencies)")?.log).toMatch(/ctxbench: built dist\/[\s\S]*ctxbench: installed the compiled package in .* \(0\.1\.0\)/);
+    const installed = readdirSync(run.state.cache).find((entry) => entry.startsWith("ctxbench-installed-"))!;
+    const packageDir = join(run.state.cache, installed, "node_modules/ctxbench");
+    expect(readdirSync(packageDir).sort()).toEqual(["README.md", "bin", "dist", "package.json", "require.cjs", "templates"]);
+    expect(existsSync(join(run.state.cache, installed, "node_modules/typescript"))).toBe(false);
     expect(stepNamed(job!, "Install the engine repository's dependencies")?.log).toMatch(/added \d+ packages/);
     const certify = stepNamed(job!, "Certify my-engine")!;
     expect(certify.outputs).toMatchObject({ verdict: "certified", "exit-code": "0", artifact: "ctxbench-my-engine", result: join(job!.workspace, "ctxbench-results/result.json") });
@@ -102,7 +108,7 @@ describe("ci/action.yml", () => {
       ["certify", "3/3", "success"],
       ["merge", null, "success"],
     ]);
-    expect(jobs.slice(0, 3).map((job) => stepNamed(job, "Install ctxbench (production dependencies)")!.outcome)).toEqual(["skipped", "skipped", "skipped"]);
+    expect(jobs.slice(0, 3).map((job) => stepNamed(job, "Install ctxbench (compiled, production dependencies)")!.outcome)).toEqual(["skipped", "skipped", "skipped"]);
     expect(readdirSync(run.state.artifacts).sort()).toEqual(["ctxbench-my-engine-merged", "ctxbench-my-engine-shard-1-of-3", "ctxbench-my-engine-shard-2-of-3", "ctxbench-my-engine-shard-3-of-3"]);
     expect(jobs[3]!.summary).toMatch(/my-engine/);
   }, TIMEOUT);
