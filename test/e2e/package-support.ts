@@ -31,7 +31,7 @@ export async function npmEnv(): Promise<NodeJS.ProcessEnv> {
 }
 
 /** Run a program in a directory; resolves with its exit code and output, whatever the code. */
-export async function exec(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 180_000): Promise<Outcome> {
+export async function exec(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 600_000): Promise<Outcome> {
   try {
     const { stdout, stderr } = await run(file, args, { cwd, env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
@@ -59,7 +59,7 @@ export async function packedTarball(): Promise<string> {
       symlinkSync(join(REPO, "node_modules"), join(copy, "node_modules"));
       const out = join(copy, "out");
       mkdirSync(out);
-      const packed = await exec("npm", ["pack", "--pack-destination", out], copy, childEnv());
+      const packed = await exec("npm", ["pack", "--pack-destination", out], copy, childEnv(), 600_000); // tsc on a loaded 2-core machine
       if (packed.code !== 0) throw new Error(`npm pack failed (exit ${packed.code}):\n${packed.stderr}`);
       const [file] = readdirSync(out);
       if (!file) throw new Error("npm pack wrote no tarball");
