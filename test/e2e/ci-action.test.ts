@@ -102,7 +102,8 @@ describe("ci/action.yml", () => {
   it("examples/certify-matrix.yml: three shards, ctxbench restored from the cache, unique artifacts, one merged verdict", async () => {
     const run = setup();
     const jobs = await runWorkflow(join(REPO, "ci/examples/certify-matrix.yml"), run);
-    expect(jobs.map((job) => [job.job, job.matrix["shard"] ?? null, job.status])).toEqual([
+    const failedSteps = jobs.flatMap((job) => job.steps.filter((step) => step.outcome === "failure").map((step) => `${job.job} ${job.matrix["shard"] ?? ""} ${step.name}:\n${step.log}`));
+    expect(jobs.map((job) => [job.job, job.matrix["shard"] ?? null, job.status]), failedSteps.join("\n")).toEqual([
       ["certify", "1/3", "success"],
       ["certify", "2/3", "success"],
       ["certify", "3/3", "success"],
