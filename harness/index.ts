@@ -31,6 +31,14 @@ export {
 } from "./plugins/index.ts";
 // loadEngine and the readers below throw these: each carries the exit code the CLI ends with.
 export { CtxbenchError, UsageError, type ExitCode } from "./util/errors.ts";
+export { selectEngine, type EngineSelection, type SelectEngineOptions } from "./plugins/select.ts";
+export type { EngineSpec, EngineCandidate, EngineInfo } from "./plugins/spec.ts";
+// The pipeline: every engine runs in player processes; these return the one result JSON.
+export { certifyEngine, type CertifyOptions, type CertifyOutcome } from "./pipeline/certify.ts";
+export { compareEngines, type CompareRequest, type CompareOutcome } from "./pipeline/compare.ts";
+export { benchStage as benchEngines, type BenchStageOptions, type BenchStageResult } from "./pipeline/bench.ts";
+export { defaultBounds, type Bounds } from "./pipeline/bounds.ts";
+export type { ResultJson, Certification, BenchSuiteResult } from "../reports/result.ts";
 export {
   SessionStore,
   OlderBuildWriter,
@@ -105,7 +113,9 @@ export {
   findRule,
   PROBES,
   runChecks,
-  certify,
+  playSource,
+  evaluateChecks,
+  standardRecorders,
   readExpectations,
   updatedExpectations,
   writeExpectations,
@@ -121,6 +131,9 @@ export {
   type Outcome as CheckRunOutcome,
   type EngineUnderTest,
   type RunnerOptions,
+  type PlayableEngine,
+  type RunOutcome,
+  type SourceRef,
   type Expectation,
   type Expectations,
   type Rule,

@@ -5,7 +5,7 @@
  * certified), and no check appears twice in one certification.
  */
 import type { Check } from "../harness/conformance/types.ts";
-import { isUnexpected } from "../harness/conformance/expectations.ts";
+import { isUnexpected } from "../harness/conformance/verdict.ts";
 import type { Problem } from "./schema-dsl.ts";
 import type { ResultJson } from "./result.ts";
 

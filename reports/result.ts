@@ -4,6 +4,7 @@
  * fields whose name ends in `Ms`, so the same seed gives the same bytes apart from those.
  */
 import { UsageError } from "../harness/util/errors.ts";
+import { verdictOf as verdictPolicy } from "../harness/conformance/verdict.ts";
 import { jsonInputProblem } from "../harness/util/input-limits.ts";
 import { checksCoherenceProblem } from "./coherence.ts";
 import { anyJson, array, boolean, literal, nullable, number, object, oneOf, string, taggedUnion, type Problem } from "./schema-dsl.ts";
@@ -45,6 +46,8 @@ export interface RunInfo {
   command: string;
   /** Every engine this result speaks of, with its version. */
   engines: NamedVersion[];
+  /** Where the engines ran: player processes (the default), or this process (`--no-isolate`). */
+  isolation?: "players" | "in-process";
 }
 
 export interface Evidence {
@@ -88,11 +91,21 @@ export interface CheckSummary {
   unexpected: number;
 }
 
+export const INTEGRITY_KINDS = ["intrinsic-replaced", "forged-frames", "outside-write"] as const;
+
+/** Something that makes a certification untrustworthy (docs/architecture.md, "Integrity"): the verdict is then not certified. */
+export interface IntegrityFinding {
+  kind: (typeof INTEGRITY_KINDS)[number];
+  message: string;
+}
+
 export interface Certification {
   engine: NamedVersion;
   verdict: Verdict;
   checks: CheckResult[];
   summary: CheckSummary;
+  /** Present when something made the run untrustworthy. */
+  integrity?: IntegrityFinding[];
 }
 
 export interface OverheadVariant {
@@ -226,17 +239,21 @@ const count = () => number({ integer: true, minimum: 0 });
 const ratio = () => number({ minimum: 0 });
 const namedVersion = object({ name: string({ minLength: 1 }), version: string() });
 
-const runInfoShape = object({
-  tool: namedVersion,
-  node: string(),
-  os: string(),
-  cpu: string(),
-  cores: number({ integer: true, minimum: 1 }),
-  gitSha: nullable(string()),
-  seed: number({ integer: true }),
-  command: string(),
-  engines: array(namedVersion),
-});
+const runInfoShape = object(
+  {
+    tool: namedVersion,
+    node: string(),
+    os: string(),
+    cpu: string(),
+    cores: number({ integer: true, minimum: 1 }),
+    gitSha: nullable(string()),
+    seed: number({ integer: true }),
+    command: string(),
+    engines: array(namedVersion),
+    isolation: oneOf(["players", "in-process"]),
+  },
+  ["isolation"],
+);
 
 const outcome = oneOf(CHECK_OUTCOMES);
 
@@ -269,20 +286,30 @@ const summaryShape = object({
   unexpected: count(),
 });
 
-const certifyJsonShape = object({
-  schemaVersion: literal(RESULT_SCHEMA_VERSION),
-  runInfo: runInfoShape,
-  engine: namedVersion,
-  verdict: oneOf(VERDICTS),
-  checks: array(checkShape),
-});
+const integrityShape = array(object({ kind: oneOf(INTEGRITY_KINDS), message: string({ minLength: 1 }) }));
 
-export const certificationShape = object({
-  engine: namedVersion,
-  verdict: oneOf(VERDICTS),
-  checks: array(checkShape),
-  summary: summaryShape,
-});
+const certifyJsonShape = object(
+  {
+    schemaVersion: literal(RESULT_SCHEMA_VERSION),
+    runInfo: runInfoShape,
+    engine: namedVersion,
+    verdict: oneOf(VERDICTS),
+    checks: array(checkShape),
+    integrity: integrityShape,
+  },
+  ["integrity"],
+);
+
+export const certificationShape = object(
+  {
+    engine: namedVersion,
+    verdict: oneOf(VERDICTS),
+    checks: array(checkShape),
+    summary: summaryShape,
+    integrity: integrityShape,
+  },
+  ["integrity"],
+);
 
 const goalShape = object(
   {
@@ -456,7 +483,7 @@ export function validateCertifyJson(value: unknown): ValidationOutcome {
   const problem = certifyJsonShape.check(value, "$");
   if (problem) return { ok: false, problem };
   const certify = value as CertifyJson;
-  const certification = certificationOf(certify.engine, certify.checks);
+  const certification = certificationOf(certify.engine, certify.checks, certify.integrity ?? []);
   if (certification.verdict !== certify.verdict)
     return { ok: false, problem: { path: "$.verdict", message: `is "${certify.verdict}" but the checks give "${certification.verdict}"` } };
   return { ok: true, result: { schemaVersion: RESULT_SCHEMA_VERSION, runInfo: certify.runInfo, certifications: [certification], benchmarks: [] } };
@@ -495,8 +522,8 @@ function consistencyProblem(result: ResultJson): Problem | null {
       if (certification.summary[key] !== expected[key])
         return { path: `${path}.summary.${key}`, message: `is ${certification.summary[key]} but the checks count ${expected[key]}` };
     }
-    const verdict = verdictOf(certification.checks);
-    if (certification.verdict !== verdict) return { path: `${path}.verdict`, message: `is "${certification.verdict}" but the checks give "${verdict}"` };
+    const verdict = verdictOf(certification.checks, certification.integrity ?? []);
+    if (certification.verdict !== verdict) return { path: `${path}.verdict`, message: `is "${certification.verdict}" but the checks and integrity findings give "${verdict}"` };
   }
   for (const [index, suite] of result.benchmarks.entries()) {
     if (suite.suite !== "quality") continue;
@@ -519,14 +546,14 @@ export function summarizeChecks(checks: readonly CheckResult[]): CheckSummary {
   return summary;
 }
 
-/** Certified when no MUST check has an unexpected outcome (decision 7); an unexpected pass is reported, not fatal. */
-export function verdictOf(checks: readonly CheckResult[]): Verdict {
-  return checks.some((check) => check.level === "MUST" && check.unexpected && check.outcome !== "pass") ? "not-certified" : "certified";
+/** The verdict policy of harness/conformance/verdict.ts over reported checks and integrity findings. */
+export function verdictOf(checks: readonly CheckResult[], integrity: readonly IntegrityFinding[] = []): Verdict {
+  return verdictPolicy(checks, integrity.length);
 }
 
-/** Builds a certification whose verdict and summary are computed from its checks. */
-export function certificationOf(engine: NamedVersion, checks: CheckResult[]): Certification {
-  return { engine, verdict: verdictOf(checks), checks, summary: summarizeChecks(checks) };
+/** Builds a certification whose verdict and summary are computed from its checks and integrity findings. */
+export function certificationOf(engine: NamedVersion, checks: CheckResult[], integrity: readonly IntegrityFinding[] = []): Certification {
+  return { engine, verdict: verdictOf(checks, integrity), checks, summary: summarizeChecks(checks), ...(integrity.length > 0 ? { integrity: [...integrity] } : {}) };
 }
 
 /** What `ctxbench certify --format json` prints for one engine. */
@@ -536,6 +563,7 @@ export interface CertifyJson {
   engine: NamedVersion;
   verdict: Verdict;
   checks: CheckResult[];
+  integrity?: IntegrityFinding[];
 }
 
 export function certifyJsonOf(runInfo: RunInfo, certification: Certification): CertifyJson {
@@ -546,5 +574,6 @@ export function certifyJsonOf(runInfo: RunInfo, certification: Certification): C
     engine: canonical.engine,
     verdict: canonical.verdict,
     checks: canonical.checks,
+    ...(canonical.integrity !== undefined ? { integrity: canonical.integrity } : {}),
   };
 }

@@ -24,6 +24,8 @@ export interface RunInfoInput {
   /** The command line, e.g. `ctxbench certify --engine lcm --seed 7`. */
   command: string;
   engines: NamedVersion[];
+  /** Where the engines ran; absent for a result that ran none. */
+  isolation?: "players" | "in-process";
   /** Where to look for the git checkout; the package's own directory by default. */
   cwd?: string;
 }
@@ -40,5 +42,6 @@ export function collectRunInfo(input: RunInfoInput): RunInfo {
     seed: input.seed,
     command: input.command,
     engines: input.engines,
+    ...(input.isolation !== undefined ? { isolation: input.isolation } : {}),
   };
 }

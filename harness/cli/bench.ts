@@ -1,87 +1,88 @@
 import { mkdir } from "node:fs/promises";
 import { cpus } from "node:os";
 import { resolve } from "node:path";
-import type { Argv, CommandModule } from "yargs";
+import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
 import { findRegressions, loadBaseline, saveBaseline } from "../bench/baseline.ts";
 import { availableSuites } from "../bench/registry.ts";
-import { runBenchPlan } from "../bench/run-bench.ts";
+import { benchStage } from "../pipeline/bench.ts";
+import { defaultBounds } from "../pipeline/bounds.ts";
+import { engineNames } from "../pipeline/compare.ts";
+import { outputSummary } from "../pipeline/assemble.ts";
+import { shellLine } from "../pipeline/plan.ts";
+import { selectEngine } from "../plugins/select.ts";
+import type { EngineSpec } from "../plugins/spec.ts";
 import { collectRunInfo, reporters, writeAllReports, type ResultJson } from "../../reports/index.ts";
-import type { BenchSuiteName } from "../../reports/result.ts";
-import { benchEngineNames, loadBenchEngines } from "./bench-engines.ts";
-import { NegativeVerdict, UsageError } from "../util/errors.ts";
+import { NegativeVerdict } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
+import { boundOptions, enginesSelection, maxTimeOf, pythonRuntimeOf, quietOption, seedOf, seedOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
 
-interface BenchArgs {
-  suite?: string[] | undefined;
-  engine?: string[] | undefined;
-  plugins?: string[] | undefined;
-  seed: number;
-  json: boolean;
-  quick: boolean;
-  quiet: boolean;
-  out?: string | undefined;
-  "save-baseline"?: string | undefined;
-  baseline?: string | undefined;
-  python?: string | undefined;
-  "hermes-agent"?: string | undefined;
-}
+const benchOptions = {
+  ...enginesSelection,
+  ...seedOption,
+  ...quietOption,
+  "max-time": boundOptions["max-time"],
+  isolate: boundOptions.isolate,
+  suite: { array: true, choices: availableSuites(), describe: "Suite to run (repeatable; default: all)" },
+  json: { type: "boolean", default: false, describe: "Print the result JSON instead of tables" },
+  quick: { type: "boolean", default: false, describe: "Smaller inputs and fewer samples (a quick look, not a figure to publish)" },
+  out: { type: "string", describe: "Also write every report format into this directory" },
+  "save-baseline": { type: "string", describe: "Save the figures as a named baseline (.ctxbench/baselines/NAME.json)" },
+  baseline: { type: "string", describe: "Compare with a saved baseline; exit 1 on a regression beyond max(10 %, the figures' uncertainty)" },
+} as const;
 
-/** `ctxbench bench`: run benchmark suites on engines and print or save the result JSON. */
-export function benchCommand(io: CliIo): CommandModule<object, any> {
-  const suites = availableSuites();
+type BenchArgs = InferredOptionTypes<typeof benchOptions>;
+
+/** `ctxbench bench`: run benchmark suites on engines (each in its own player) and print or save the result JSON. */
+export function benchCommand(io: CliIo): CommandModule<object, BenchArgs> {
   return {
     command: "bench",
     describe: "Benchmark engines: request overhead, prompt-cache stability, compress() throughput, recall quality, the store",
     builder: (yargs: Argv) =>
       yargs
-        .option("suite", { type: "string", array: true, choices: suites, describe: "Suite to run (repeatable; default: all)" })
-        .option("engine", { type: "string", array: true, describe: "Engine to benchmark (repeatable; default: every bundled engine)" })
-        .option("plugins", { type: "string", array: true, describe: "Another directory holding plugin directories (repeatable)" })
-        .option("python", { type: "string", describe: "The Python interpreter for Python plugins (default python3 on PATH)" })
-        .option("hermes-agent", { type: "string", describe: "A hermes-agent checkout: its plugins and its built-in compressor become engines" })
-        .option("seed", { type: "number", default: 1, describe: "Seed of the generated transcripts" })
-        .option("json", { type: "boolean", default: false, describe: "Print the result JSON instead of tables" })
-        .option("quick", { type: "boolean", default: false, describe: "Smaller inputs and fewer samples (a quick look, not a figure to publish)" })
-        .option("quiet", { type: "boolean", default: false, describe: "No progress lines (also quiet when CI=true or not on a terminal)" })
-        .option("out", { type: "string", describe: "Also write every report format into this directory" })
-        .option("save-baseline", { type: "string", describe: "Save the figures as a named baseline (.ctxbench/baselines/NAME.json)" })
-        .option("baseline", { type: "string", describe: "Compare with a saved baseline; exit 1 on a regression beyond max(10 %, the figures' uncertainty)" })
+        .options(benchOptions)
         .example("$0 bench --suite overhead", "The per-request cost of the host's identity check and request assembly")
         .example("$0 bench --suite throughput --engine compressor --json", "compress() throughput as JSON")
         .example("$0 bench --save-baseline main && $0 bench --baseline main", "Gate on regressions")
-        .epilogue("Figures are medians of interleaved samples measured in one process; ratios between variants are the numbers to compare across machines."),
-    handler: (argv) => bench(io, argv as unknown as BenchArgs),
+        .epilogue("Each engine is measured in its own player process, beside the suite's reference variants measured there too; ratios between variants measured in one process are the numbers to compare across machines. An engine a suite could not measure (it hung or failed) makes the command exit 1."),
+    handler: (args) => bench(io, args),
   };
 }
 
 async function bench(io: CliIo, args: BenchArgs): Promise<void> {
-  if (!Number.isInteger(args.seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
+  const seed = seedOf(args.seed) ?? 1;
   const pluginDirs = args.plugins ?? [];
-  const suites = (args.suite && args.suite.length > 0 ? [...new Set(args.suite)] : availableSuites()) as BenchSuiteName[];
-  const runtime = { ...(args.python !== undefined ? { python: args.python } : {}), ...(args["hermes-agent"] !== undefined ? { hermesAgent: args["hermes-agent"] } : {}) };
-  const engines = await loadBenchEngines(io, await benchEngineNames(io, args.engine, pluginDirs), pluginDirs, runtime);
+  const suites = args.suite && args.suite.length > 0 ? [...new Set(args.suite)] : availableSuites();
+  const runtime = pythonRuntimeOf(args);
+  const names = await engineNames(io.cwd, args.engine, pluginDirs, runtime.hermesAgent);
+  const specs: EngineSpec[] = [];
+  for (const name of names) {
+    const selection = await selectEngine({ cwd: io.cwd, name, pluginDirs, ...runtime });
+    for (const notice of selection.notices) io.stderr(`note: ${notice}\n`);
+    specs.push(selection.spec);
+  }
   const baseline = args.baseline !== undefined ? loadBaseline(io.cwd, args.baseline) : null;
   const progress = createProgress(io, { quiet: args.quiet });
-
-  const run = await runBenchPlan({
+  const run = await benchStage({
+    engines: specs,
     suites,
-    engines,
-    seed: args.seed,
+    seed,
     quick: args.quick,
-    onSuiteStart: (suite, index, total) => progress.step(`suite ${index + 1}/${total}: ${suite} (${engines.map((e) => e.name).join(", ")})`),
+    bounds: defaultBounds({ maxTimeMs: maxTimeOf(args["max-time"]) }),
+    isolate: args.isolate,
+    env: io.env,
+    onSuite: (suite, engine) => progress.step(`suite ${suite}${engine === null ? "" : ` (${engine})`}`),
   });
+  for (const notice of run.engines.flatMap((engine) => engine.notices)) io.stderr(`note: ${notice}\n`);
+  const printed = outputSummary(run.output);
+  if (printed !== null) io.stderr(`note: ${printed}\n`);
+  const words = ["ctxbench", "bench", ...suites.flatMap((s) => ["--suite", s]), ...names.flatMap((name) => ["--engine", name]), ...pluginDirs.flatMap((dir) => ["--plugins", dir]), ...(runtime.python !== undefined ? ["--python", runtime.python] : []), ...(runtime.hermesAgent !== undefined ? ["--hermes-agent", runtime.hermesAgent] : []), "--seed", String(seed), ...(args.quick ? ["--quick"] : [])];
   const result: ResultJson = {
     schemaVersion: 1,
-    runInfo: collectRunInfo({
-      seed: args.seed,
-      command: ["ctxbench", "bench", ...suites.flatMap((s) => ["--suite", s]), ...engines.flatMap((e) => ["--engine", e.name]), "--seed", String(args.seed), ...(args.quick ? ["--quick"] : [])].join(" "),
-      engines: engines.map((e) => ({ name: e.name, version: e.version ?? "unknown" })),
-    }),
+    runInfo: collectRunInfo({ seed, command: shellLine(words), engines: run.engines.map((engine) => ({ name: engine.name, version: engine.version ?? "unversioned" })), isolation: args.isolate ? "players" : "in-process" }),
     certifications: [],
     benchmarks: run.benchmarks,
   };
-
   const color = io.isTty && io.env["NO_COLOR"] === undefined;
   io.stdout(args.json ? reporters.json.render(result) : reporters.terminal.render(result, { color }));
   if (args.out !== undefined) {
@@ -89,6 +90,7 @@ async function bench(io: CliIo, args: BenchArgs): Promise<void> {
     await mkdir(dir, { recursive: true });
     for (const path of await writeAllReports(result, dir, { title: "ctxbench benchmarks" })) progress.step(`wrote ${path}`);
   }
+  if (run.failures.length > 0) throw new NegativeVerdict(`${run.failures.length} suite run(s) could not measure an engine: ${run.failures.join("; ")}`);
   if (args["save-baseline"] !== undefined) {
     const machine = `${cpus()[0]?.model.trim() ?? "unknown"} ×${cpus().length}, node ${process.version}`;
     const path = saveBaseline(io.cwd, args["save-baseline"], { schemaVersion: 1, machine, figures: run.figures });

@@ -1,41 +1,35 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync, existsSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Argv, CommandModule } from "yargs";
-import { certify } from "../conformance/certification.ts";
-import { engineUnderTest, runEngineChecks } from "../conformance/run-certification.ts";
-import { runChecksIsolated, type SettledSources } from "../conformance/isolated-runner.ts";
-import type { CheckResult } from "../conformance/types.ts";
-import { CHECKS, selectChecks } from "../conformance/checks/index.ts";
-import { defaultExpectationsPath, readExpectations, updatedExpectations, writeExpectations, type Expectations } from "../conformance/expectations.ts";
-import { writeRepros } from "../conformance/repro.ts";
-import { DEFAULT_RUN_TIMEOUT_MS } from "../conformance/runner.ts";
-import { parseShard, shardChecks } from "../conformance/shard.ts";
-import { isUnexpected } from "../conformance/expectations.ts";
+import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
+import { certifyEngine } from "../pipeline/certify.ts";
+import { writeRepros } from "../pipeline/repro.ts";
 import { reporters } from "../../reports/registry.ts";
-import { certifyJsonOf, RESULT_SCHEMA_VERSION, type ResultJson } from "../../reports/result.ts";
-import { collectRunInfo } from "../../reports/run-info.ts";
+import { certifyJsonOf } from "../../reports/result.ts";
 import { writeAllReports } from "../../reports/write-all.ts";
-import { engineSelectionArgv, loadSelectedEngine, withEngineSelection, type EngineSelectionArgs } from "./engine-options.ts";
-import { NegativeVerdict, UsageError } from "../util/errors.ts";
+import { NegativeVerdict } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
+import { boundOptions, boundsOf, engineRequestOf, engineSelection, seedOf, seedOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
-import { PACKAGE_ROOT } from "../util/package-root.ts";
 
 export const CERTIFY_FORMATS = ["terminal", "json", "junit", "markdown", "tap"] as const;
-type CertifyFormat = (typeof CERTIFY_FORMATS)[number];
 
-interface CertifyArgs extends EngineSelectionArgs {
-  checks?: string[] | undefined;
-  expectations?: string | undefined;
-  "update-expectations": boolean;
-  seed: number;
-  format: CertifyFormat;
-  out?: string | undefined;
-  shard?: string | undefined;
-  timeout: number;
-  isolate: boolean;
-}
+const certifyOptions = {
+  ...engineSelection,
+  ...seedOption,
+  ...boundOptions,
+  checks: { type: "string", array: true, describe: "Check ids, rules or prefixes to run (e.g. CMP-2, CMP-2/orphaned-result, THR); default all" },
+  expectations: { type: "string", describe: "Expectations file (YAML: check id -> {expected, reason, link}); default <plugin dir>/expectations.yaml if present" },
+  "update-expectations": {
+    type: "boolean",
+    default: false,
+    describe: "Rewrite the expectations file from this run's outcomes (entries of checks that did not run are kept); the verdict of this run still judges the file as it was",
+  },
+  format: { choices: CERTIFY_FORMATS, default: "terminal" as const, describe: "What to print on stdout" },
+  out: { type: "string", describe: "Write every format (result.json, junit.xml, report.md, …) and the repro files into this directory (without it, repro files of failures go to ./ctxbench-repro)" },
+  shard: { type: "string", describe: "Run shard i of n (i/n); join the shards' result.json files with ctxbench merge" },
+} as const;
+
+type CertifyArgs = InferredOptionTypes<typeof certifyOptions>;
 
 /** `ctxbench certify`: run the conformance checks against one engine and give a verdict. */
 export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
@@ -43,113 +37,53 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
     command: "certify",
     describe: "Run the conformance checks against one engine: exit 0 certified, 1 not certified",
     builder: (yargs: Argv) =>
-      withEngineSelection(yargs)
-        .option("checks", { type: "string", array: true, describe: "Check ids, rules or prefixes to run (e.g. CMP-2, CMP-2/orphaned-result, THR); default all" })
-        .option("expectations", { type: "string", describe: "Expectations file (YAML: check id -> {expected, reason, link}); default <plugin dir>/expectations.yaml if present" })
-        .option("update-expectations", { type: "boolean", default: false, describe: "Rewrite the expectations file from this run's outcomes" })
-        .option("seed", { type: "number", default: 1, describe: "Seed of every scenario and probe" })
-        .option("format", { choices: CERTIFY_FORMATS, default: "terminal" as CertifyFormat, describe: "What to print on stdout" })
-        .option("out", { type: "string", describe: "Write every format (result.json, junit.xml, report.md, …) and the repro files into this directory (without it, repro files of failures go to ./ctxbench-repro)" })
-        .option("shard", { type: "string", describe: "Run shard i of n (i/n); join the shards' result.json files with ctxbench merge" })
-        .option("timeout", { type: "number", default: DEFAULT_RUN_TIMEOUT_MS, describe: "Limit of one scenario or probe run in ms; its checks time out with it" })
-        .option("isolate", {
-          type: "boolean",
-          default: true,
-          describe: "Run the engine in a worker process, so one that never returns control (a synchronous loop) times out its checks instead of hanging certify; --no-isolate runs it in this process (for a debugger)",
-        })
+      yargs
+        .options(certifyOptions)
         .example("ctxbench certify --engine lcm", "certify a bundled engine")
         .example("ctxbench certify --plugins ./plugins --engine mine --out results", "certify your plugin, writing JUnit, Markdown and repro files")
-        .example("ctxbench certify --engine mine --checks CMP-2 --seed 7", "replay one rule's checks with another seed") as unknown as Argv<CertifyArgs>,
-    handler: async (args) => {
-      if (!Number.isSafeInteger(args.seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
-      if (!(args.timeout > 0)) throw new UsageError(`--timeout must be a positive number of ms, got ${args.timeout}`);
-      const shard = args.shard === undefined ? null : parseShard(args.shard);
-      if (args.shard !== undefined && shard === null) throw new UsageError(`--shard must be i/n with 1 <= i <= n, got "${args.shard}"`);
-      const selectors = args.checks ?? [];
-      let checks = selectChecks(selectors);
-      const unmatched = selectors.filter((selector) => selectChecks([selector]).length === 0);
-      if (unmatched.length > 0) throw new UsageError(`no check matches ${unmatched.map((s) => `"${s}"`).join(", ")}; see the check ids in harness/conformance/checks`);
-      if (shard) checks = shardChecks(checks, shard);
-
-      const loaded = await loadSelectedEngine(io, args, { strict: true });
-      const expectationsPath = args.expectations !== undefined ? resolve(io.cwd, args.expectations) : defaultExpectationsPath(loaded.directory);
-      let expectations: Expectations = new Map();
-      if (expectationsPath !== null && (existsSync(expectationsPath) || !args["update-expectations"])) {
-        if (!existsSync(expectationsPath)) throw new UsageError(`expectations file ${expectationsPath} does not exist`);
-        const read = readExpectations(expectationsPath, CHECKS.map((check) => check.id));
-        expectations = read.expectations;
-        for (const warning of read.warnings) io.stderr(`warning: ${warning}\n`);
-      }
-
-      const progress = createProgress(io);
-      let done = 0;
-      const onResult = (result: CheckResult) => progress.step(`${++done}/${checks.length} ${result.id}: ${result.outcome}`);
-      const engine = await engineUnderTest(loaded);
-      const results = args.isolate
-        ? await runChecksIsolated(checks, {
-            timeoutMs: args.timeout,
-            spawnWorker: (ids, settled) => spawnCheckWorker(io, args, ids, settled),
-            onResult,
-            onWorkerOutput: (text) => io.stderr(text), // to stderr, so stdout stays the report
-          })
-        : (await runEngineChecks(loaded, { checks, seed: args.seed, timeoutMs: args.timeout, onResult })).results;
-
-      if (args["update-expectations"]) {
-        const target = expectationsPath ?? join(loaded.directory ?? io.cwd, "expectations.yaml");
-        const entries = updatedExpectations(results, expectations);
-        writeExpectations(target, entries, loaded.name);
-        expectations = new Map(Object.entries(entries));
-        io.stderr(`wrote ${Object.keys(entries).length} expectation(s) to ${target}\n`);
-      }
-
-      const selection = engineSelection(loaded.name, args);
-      const certification = certify(engine, results, args.seed, expectations, selection);
-      const runInfo = collectRunInfo({ seed: args.seed, command: commandLine(selection, args), engines: [certification.engine] });
-      const result: ResultJson = { schemaVersion: RESULT_SCHEMA_VERSION, runInfo, certifications: [certification], benchmarks: [] };
-
-      const failures = results.filter((r) => r.outcome !== "pass" && isUnexpected(r.outcome, expectations.get(r.id)?.expected ?? null));
-      const reproDir = args.out !== undefined ? join(resolve(io.cwd, args.out), "repro") : join(io.cwd, "ctxbench-repro");
-      const repros = writeRepros(reproDir, failures, selection, args.seed);
-      if (args.out !== undefined) await writeAllReports(result, resolve(io.cwd, args.out), { title: `ctxbench certify: ${loaded.name}` });
-      const summaryFile = io.env["GITHUB_STEP_SUMMARY"];
-      if (summaryFile) appendFileSync(summaryFile, reporters.markdown.render(result, { title: `ctxbench certify: ${loaded.name}` }));
-
-      const color = args.format === "terminal" && io.isTty && !io.env["NO_COLOR"];
-      io.stdout(args.format === "json" ? `${JSON.stringify(certifyJsonOf(runInfo, certification), null, 2)}\n` : reporters[args.format].render(result, { color }));
-      if (repros.length > 0) io.stderr(`repro files for ${repros.length} unexpected outcome(s) in ${reproDir}\n`);
-      if (certification.verdict !== "certified") {
-        throw new NegativeVerdict(`${loaded.name} is not certified: ${certification.summary.unexpected} unexpected outcome(s) (${failures.filter((f) => f.level === "MUST").map((f) => f.id).join(", ")})`);
-      }
-    },
+        .example("ctxbench certify --engine mine --checks CMP-2 --seed 7", "replay one rule's checks with another seed")
+        .example("ctxbench certify --engine mine --timeout 2000 --max-time 60", "bound each run to 2 s and the whole certification to a minute"),
+    handler: (args) => certify(io, args),
   };
 }
 
-/** The engine selection as repro commands repeat it: the name plus where it was found. */
-function engineSelection(engine: string, args: CertifyArgs): string {
-  const quote = (text: string) => (/^[\w./@:-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`);
-  const parts = [quote(args.engine?.startsWith("bundled:") ? args.engine : engine)];
-  for (const dir of args.plugins ?? []) parts.push(`--plugins ${quote(dir)}`);
-  if (args["plugin-module"] !== undefined) parts.push(`--plugin-module ${quote(args["plugin-module"])}`);
-  if (args.config !== undefined) parts.push(`--config ${quote(args.config)}`);
-  if (args.python !== undefined) parts.push(`--python ${quote(args.python)}`);
-  if (args["hermes-agent"] !== undefined) parts.push(`--hermes-agent ${quote(args["hermes-agent"])}`);
-  return parts.join(" ");
+async function certify(io: CliIo, args: CertifyArgs): Promise<void> {
+  const seed = seedOf(args.seed);
+  const reproDir = args.out !== undefined ? join(resolve(io.cwd, args.out), "repro") : join(io.cwd, "ctxbench-repro");
+  const summaryFile = io.env["GITHUB_STEP_SUMMARY"];
+  const progress = createProgress(io);
+  const outcome = await certifyEngine({
+    cwd: io.cwd,
+    ...engineRequestOf(args),
+    ...(args.checks !== undefined ? { checks: args.checks } : {}),
+    ...(args.shard !== undefined ? { shard: args.shard } : {}),
+    ...(seed !== undefined ? { seeds: [seed] } : {}),
+    ...(args.expectations !== undefined ? { expectationsPath: args.expectations } : {}),
+    updateExpectations: args["update-expectations"],
+    bounds: boundsOf(args),
+    isolate: args.isolate,
+    env: io.env,
+    outputs: [reproDir, ...(args.out !== undefined ? [resolve(io.cwd, args.out)] : []), ...(summaryFile ? [summaryFile] : [])],
+    onProgress: (line) => progress.step(line),
+  });
+  for (const notice of outcome.notices) io.stderr(`note: ${notice}\n`);
+  if (outcome.updatedExpectations !== null) io.stderr(`wrote ${outcome.updatedExpectations.entries} expectation(s) to ${outcome.updatedExpectations.path}\n`);
+
+  const { certification, failures } = outcome.assembled;
+  const name = certification.engine.name;
+  const repros = writeRepros(reproDir, failures, name, outcome.plan.flags);
+  if (args.out !== undefined) await writeAllReports(outcome.result, resolve(io.cwd, args.out), { title: `ctxbench certify: ${name}` });
+  if (summaryFile) appendFileSync(summaryFile, reporters.markdown.render(outcome.result, { title: `ctxbench certify: ${name}` }));
+
+  const color = args.format === "terminal" && io.isTty && !io.env["NO_COLOR"];
+  io.stdout(args.format === "json" ? `${JSON.stringify(certifyJsonOf(outcome.result.runInfo, certification), null, 2)}\n` : reporters[args.format].render(outcome.result, { color }));
+  if (repros.length > 0) io.stderr(`repro files for ${repros.length} unexpected outcome(s) in ${reproDir}\n`);
+  if (certification.verdict !== "certified") throw new NegativeVerdict(`${name} is not certified: ${notCertifiedBecause(certification, failures.filter((failure) => failure.level === "MUST").map((failure) => failure.id))}`);
 }
 
-/** The command line recorded in runInfo: deterministic, and enough to rerun this certification. */
-function commandLine(selection: string, args: CertifyArgs): string {
-  const parts = ["ctxbench certify", `--engine ${selection}`, `--seed ${args.seed}`];
-  if (args.checks && args.checks.length > 0) parts.push(`--checks ${args.checks.join(" ")}`);
-  if (args.shard) parts.push(`--shard ${args.shard}`);
-  return parts.join(" ");
-}
-
-// The same command the user ran: compiled JavaScript in an installed package, the sources in a checkout.
-const CLI_ENTRY = join(PACKAGE_ROOT, "bin/ctxbench.mjs");
-
-/** A `ctxbench check-worker` child for these checks, selecting the engine exactly as this run did. */
-function spawnCheckWorker(io: CliIo, args: CertifyArgs, checkIds: string[], settled: SettledSources): ChildProcess {
-  const argv = [CLI_ENTRY, "check-worker", "--seed", String(args.seed), "--timeout", String(args.timeout), "--settled", JSON.stringify(settled)];
-  argv.push(...engineSelectionArgv(args), "--check-id", ...checkIds);
-  return spawn(process.execPath, argv, { cwd: io.cwd, env: io.env, stdio: ["ignore", "pipe", "pipe"] });
+/** Why a certification failed, in one line: integrity findings first, then the unexpected MUST outcomes. */
+export function notCertifiedBecause(certification: { integrity?: Array<{ message: string }>; summary: { unexpected: number } }, mustIds: readonly string[]): string {
+  const reasons = (certification.integrity ?? []).map((finding) => finding.message);
+  if (mustIds.length > 0) reasons.push(`${certification.summary.unexpected} unexpected outcome(s) (${mustIds.join(", ")})`);
+  return reasons.join("; ");
 }

@@ -27,7 +27,6 @@ export const COMMANDS: readonly CommandEntry[] = [
     describe: "Run the conformance checks against one engine: exit 0 certified, 1 not certified",
     load: async () => (await import("./certify.ts")).certifyCommand,
   },
-  { command: "check-worker", describe: false, load: async () => (await import("./check-worker.ts")).checkWorkerCommand },
   {
     command: "checks <command>",
     describe: "List the conformance checks: ids, levels, titles and the scenarios and probes each reads",
@@ -61,7 +60,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     command: "run",
-    describe: "Play one scenario against one engine on the reference host and write the trace (JSONL)",
+    describe: "Play one scenario (or conformance probe) against one engine on the reference host and write the trace (JSONL)",
     load: async () => (await import("./run.ts")).runCommand,
   },
   {

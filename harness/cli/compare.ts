@@ -1,67 +1,66 @@
-import type { Argv, CommandModule } from "yargs";
+import { resolve } from "node:path";
+import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
 import { availableSuites } from "../bench/registry.ts";
-import { reporters, REPORT_FORMATS, type ReportFormat } from "../../reports/index.ts";
-import type { BenchSuiteName } from "../../reports/result.ts";
-import { runComparison } from "./comparison.ts";
+import { compareEngines } from "../pipeline/compare.ts";
+import { reporters, REPORT_FORMATS, writeAllReports } from "../../reports/index.ts";
 import { UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
+import { boundOptions, boundsOf, enginesSelection, pythonRuntimeOf, quietOption, seedOf, seedOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
 
-interface CompareArgs {
-  engine?: string[] | undefined;
-  plugins?: string[] | undefined;
-  suite?: string[] | undefined;
-  bench: boolean;
-  certify: boolean;
-  seed: number;
-  quick: boolean;
-  quiet: boolean;
-  format: ReportFormat;
-  out?: string | undefined;
-  python?: string | undefined;
-  "hermes-agent"?: string | undefined;
-}
+const compareOptions = {
+  ...enginesSelection,
+  ...seedOption,
+  ...boundOptions,
+  ...quietOption,
+  suite: { array: true, choices: availableSuites(), describe: "Benchmark suite (repeatable; default: all)" },
+  bench: { type: "boolean", default: true, describe: "Run the benchmarks (--no-bench: only the compliance matrix)" },
+  certify: { type: "boolean", default: true, describe: "Certify each engine (--no-certify: only the performance tables)" },
+  quick: { type: "boolean", default: false, describe: "Smaller benchmark inputs and fewer samples" },
+  format: { choices: REPORT_FORMATS, default: "terminal" as const, describe: "What to print on stdout" },
+  out: { type: "string", describe: "Also write every report format (HTML with charts included) into this directory" },
+} as const;
+
+type CompareArgs = InferredOptionTypes<typeof compareOptions>;
 
 /** `ctxbench compare`: engines side by side, compliance matrix and performance tables. */
-export function compareCommand(io: CliIo): CommandModule<object, any> {
+export function compareCommand(io: CliIo): CommandModule<object, CompareArgs> {
   return {
     command: "compare",
     describe: "Certify and benchmark several engines and show them side by side",
     builder: (yargs: Argv) =>
       yargs
-        .option("engine", { type: "string", array: true, describe: "Engine to compare (repeatable; default: every bundled engine)" })
-        .option("plugins", { type: "string", array: true, describe: "Another directory holding plugin directories (repeatable)" })
-        .option("suite", { type: "string", array: true, choices: availableSuites(), describe: "Benchmark suite (repeatable; default: all)" })
-        .option("bench", { type: "boolean", default: true, describe: "Run the benchmarks (--no-bench: only the compliance matrix)" })
-        .option("certify", { type: "boolean", default: true, describe: "Certify each engine (--no-certify: only the performance tables)" })
-        .option("seed", { type: "number", default: 1, describe: "Seed of every scenario and transcript" })
-        .option("quick", { type: "boolean", default: false, describe: "Smaller benchmark inputs and fewer samples" })
-        .option("quiet", { type: "boolean", default: false, describe: "No progress lines" })
-        .option("format", { choices: REPORT_FORMATS, default: "terminal" as ReportFormat, describe: "What to print on stdout" })
-        .option("out", { type: "string", describe: "Also write every report format (HTML with charts included) into this directory" })
-        .option("python", { type: "string", describe: "The Python interpreter for Python plugins (default python3 on PATH)" })
-        .option("hermes-agent", { type: "string", describe: "A hermes-agent checkout: its plugins and its built-in compressor become engines" })
+        .options(compareOptions)
         .example("$0 compare", "Every bundled engine: certification matrix and benchmarks")
         .example("$0 compare --plugins ./plugins --engine mine --engine compressor --out report", "Your engine beside the default, with an HTML report")
-        .epilogue("Compare informs and never fails on a verdict: use `ctxbench certify` for the gate."),
-    handler: async (argv) => {
-      const args = argv as unknown as CompareArgs;
-      if (!Number.isInteger(args.seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
+        .epilogue("Compare informs and never fails on a verdict: use `ctxbench certify` for the gate. Every engine runs in player processes; --max-time bounds the whole comparison."),
+    handler: async (args) => {
+      const seed = seedOf(args.seed);
       if (!args.bench && !args.certify) throw new UsageError("--no-bench and --no-certify together leave nothing to compare");
-      const suites = !args.bench ? [] : (args.suite as BenchSuiteName[] | undefined);
-      const result = await runComparison(io, {
-        engines: args.engine,
+      const out = args.out === undefined ? null : resolve(io.cwd, args.out);
+      const progress = createProgress(io, { quiet: args.quiet });
+      const outcome = await compareEngines({
+        cwd: io.cwd,
+        ...(args.engine !== undefined ? { engines: args.engine } : {}),
         pluginDirs: args.plugins ?? [],
-        suites,
+        ...pythonRuntimeOf(args),
+        suites: args.bench ? (args.suite ?? availableSuites()) : [],
         certify: args.certify,
-        seed: args.seed,
+        ...(seed !== undefined ? { seed } : {}),
         quick: args.quick,
-        out: args.out ?? null,
-        progress: createProgress(io, { quiet: args.quiet }),
-        runtime: { ...(args.python !== undefined ? { python: args.python } : {}), ...(args["hermes-agent"] !== undefined ? { hermesAgent: args["hermes-agent"] } : {}) },
+        bounds: boundsOf(args),
+        isolate: args.isolate,
+        env: io.env,
+        outputs: out === null ? [] : [out],
+        onProgress: (line) => progress.step(line),
       });
+      for (const notice of outcome.notices) io.stderr(`note: ${notice}\n`);
+      if (out !== null) {
+        const written = await writeAllReports(outcome.result, out, { title: "ctxbench: engines compared" });
+        progress.step(`wrote ${written.length} reports to ${out}`);
+      }
       const color = args.format === "terminal" && io.isTty && io.env["NO_COLOR"] === undefined;
-      io.stdout(reporters[args.format].render(result, { color, title: "ctxbench: engines compared" }));
+      io.stdout(reporters[args.format].render(outcome.result, { color, title: "ctxbench: engines compared" }));
     },
   };
 }

@@ -1,32 +1,25 @@
 import Table from "cli-table3";
-import { relative, isAbsolute } from "node:path";
-import type { Argv, CommandModule } from "yargs";
+import { isAbsolute, relative, resolve } from "node:path";
+import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
+import { checkLoads, type LoadCheck } from "../pipeline/load-check.ts";
 import { scanPluginRoots } from "../plugins/discover.ts";
-import { disposeEngine } from "../contract/native.ts";
-import { importPluginModule, instanceFromModule } from "../plugins/instantiate.ts";
-import { loadPythonPlugin } from "../plugins/python-plugin.ts";
 import type { DiscoveredEngine } from "../plugins/types.ts";
-import { firstLine } from "../plugins/yaml-file.ts";
 import { UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
+import { engineSelection, pythonRuntimeOf } from "./options.ts";
 
-interface ListArgs {
-  plugins?: string[] | undefined;
-  json?: boolean | undefined;
-  load?: boolean | undefined;
-  python?: string | undefined;
-  "hermes-agent"?: string | undefined;
-}
+const listOptions = {
+  plugins: engineSelection.plugins,
+  json: { type: "boolean", default: false, describe: "Print JSON for machines instead of a table" },
+  load: { type: "boolean", default: false, describe: "Also load each engine (in a player process of its own) and report whether it loads and its name; exit 2 if one does not" },
+  python: engineSelection.python,
+  "hermes-agent": { type: "string", describe: "A hermes-agent checkout: also list its context-engine plugins and its built-in compressor" },
+} as const;
 
-/** With --load: whether the entry module imports and yields an engine, and that engine's own name (REG-5). */
-export interface LoadCheck {
-  ok: boolean;
-  engineName: string | null;
-  error: string | null;
-}
+type ListArgs = InferredOptionTypes<typeof listOptions>;
 
 /** `ctxbench engines list`: every engine that `--engine NAME` or `context.engine` could select. */
-export function enginesCommand(io: CliIo): CommandModule<object, any> {
+export function enginesCommand(io: CliIo): CommandModule {
   return {
     command: "engines",
     describe: "Inspect the context engines ctxbench can load",
@@ -37,15 +30,11 @@ export function enginesCommand(io: CliIo): CommandModule<object, any> {
           describe: "List bundled engines and plugin directories (plugins/context_engine/ and each --plugins DIR)",
           builder: (sub: Argv) =>
             sub
-              .option("plugins", { type: "string", array: true, describe: "Another directory holding plugin directories (repeatable)" })
-              .option("json", { type: "boolean", default: false, describe: "Print JSON for machines instead of a table" })
-              .option("load", { type: "boolean", default: false, describe: "Also import each engine and report whether it loads and its name; exit 2 if one does not" })
-              .option("python", { type: "string", describe: "The Python interpreter for --load of Python plugins (default python3 on PATH)" })
-              .option("hermes-agent", { type: "string", describe: "A hermes-agent checkout: also list its context-engine plugins and its built-in compressor" })
+              .options(listOptions)
               .example("$0 engines list --plugins ./my-plugins", "Also list the plugins under ./my-plugins")
               .example("$0 engines list --json", "Print { engines, shadowed } as JSON")
               .example("$0 engines list --plugins ./my-plugins --load", "Check that each plugin imports and yields an engine"),
-          handler: async (args: ListArgs) => listEngines(io, args),
+          handler: (args) => listEngines(io, args),
         })
         .demandCommand(1, "Name an action: list."),
     handler: () => undefined,
@@ -58,7 +47,8 @@ export function enginesCommand(io: CliIo): CommandModule<object, any> {
  */
 async function listEngines(io: CliIo, args: ListArgs): Promise<void> {
   const { engines, shadowed, broken } = await scanPluginRoots({ cwd: io.cwd, pluginDirs: args.plugins ?? [], ...(args["hermes-agent"] !== undefined ? { hermesAgent: args["hermes-agent"] } : {}) });
-  const checks = args.load ? await Promise.all(engines.map((engine) => checkLoad(engine, args))) : null;
+  const runtime = pythonRuntimeOf(args);
+  const checks = args.load ? await checkLoads(engines, io.env, { ...runtime, ...(runtime.hermesAgent !== undefined ? { hermesAgent: resolve(io.cwd, runtime.hermesAgent) } : {}) }) : null;
   if (args.json) {
     const listed = engines.map((engine, i) => (checks ? { ...publicFields(engine), load: checks[i] } : publicFields(engine)));
     io.stdout(`${JSON.stringify({ engines: listed, shadowed: shadowed.map(publicFields), broken }, null, 2)}\n`);
@@ -88,7 +78,7 @@ export function renderEnginesTable(engines: readonly DiscoveredEngine[], io: Cli
     head: colour ? head.map(cyan) : head,
     style: { head: [], border: [] },
     // Fixed widths for the free-text columns keep the table inside a terminal; the rest size themselves.
-    colWidths: [null, null, null, null, 48, null, ...(checks ? [30] : [])] as unknown as number[],
+    colWidths: [null, null, null, null, 48, null, ...(checks ? [30] : [])],
     wordWrap: true,
   });
   engines.forEach((engine, i) => {
@@ -102,22 +92,6 @@ export function renderEnginesTable(engines: readonly DiscoveredEngine[], io: Cli
 
 function cyan(text: string): string {
   return `\u001b[36m${text}\u001b[39m`;
-}
-
-async function checkLoad(engine: DiscoveredEngine, args: ListArgs): Promise<LoadCheck> {
-  try {
-    if (engine.language === "python") {
-      const loaded = await loadPythonPlugin(engine, { ...(args.python !== undefined ? { python: args.python } : {}), ...(args["hermes-agent"] !== undefined ? { hermesAgent: args["hermes-agent"] } : {}) });
-      const name = String(loaded.engine.name);
-      await disposeEngine(loaded.engine);
-      return { ok: true, engineName: name, error: null };
-    }
-    const module = await importPluginModule(engine.entry);
-    const { engine: instance } = await instanceFromModule(module, engine.entry);
-    return { ok: true, engineName: String(instance.name), error: null };
-  } catch (error) {
-    return { ok: false, engineName: null, error: firstLine(error) };
-  }
 }
 
 function displayPath(directory: string, cwd: string): string {

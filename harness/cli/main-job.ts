@@ -1,10 +1,13 @@
-import type { Argv, CommandModule } from "yargs";
+import { resolve } from "node:path";
+import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
+import { availableSuites } from "../bench/registry.ts";
+import { compareEngines } from "../pipeline/compare.ts";
 import { scanPluginRoots } from "../plugins/discover.ts";
 import { publicFields, renderEnginesTable } from "./engines.ts";
-import { reporters } from "../../reports/index.ts";
-import { runComparison, uncertified } from "./comparison.ts";
+import { reporters, writeAllReports } from "../../reports/index.ts";
 import { NegativeVerdict } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
+import { boundOptions, boundsOf, maxTimeOption, quietOption, seedOf, seedOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
 
 /** What every step of the main job sees. */
@@ -15,9 +18,11 @@ export interface MainJobContext {
   json: boolean;
   /** Where the reports go (default ctxbench-report/). */
   out: string;
-  seed: number;
+  seed: number | undefined;
   quick: boolean;
   quiet: boolean;
+  bounds: { timeoutMs: number; maxTimeMs: number };
+  isolate: boolean;
   /** Each step's machine-readable result, keyed by step id; printed as one JSON object with --json. */
   results: Record<string, unknown>;
 }
@@ -42,31 +47,42 @@ const listEngines: MainJobStep = {
   },
 };
 
-const compareEngines: MainJobStep = {
+const compareStep: MainJobStep = {
   id: "compare",
   title: "Certification and benchmarks of every engine found",
   async run(context) {
     const { io } = context;
-    const result = await runComparison(io, {
+    const progress = createProgress(io, { quiet: context.quiet || context.json });
+    const out = resolve(io.cwd, context.out);
+    const outcome = await compareEngines({
+      cwd: io.cwd,
       pluginDirs: context.pluginDirs,
+      suites: availableSuites(),
       certify: true,
-      seed: context.seed,
+      ...(context.seed !== undefined ? { seed: context.seed } : {}),
       quick: context.quick,
-      out: context.out,
-      progress: createProgress(io, { quiet: context.quiet || context.json }),
+      bounds: context.bounds,
+      isolate: context.isolate,
+      env: io.env,
+      outputs: [out],
+      onProgress: (line) => progress.step(line),
     });
+    for (const notice of outcome.notices) io.stderr(`note: ${notice}\n`);
+    const result = outcome.result;
+    const written = await writeAllReports(result, out, { title: "ctxbench: engines compared" });
+    progress.step(`wrote ${written.length} reports to ${out}`);
     context.results["compare"] = result;
     if (!context.json) {
       io.stdout(reporters.terminal.render(result, { color: io.isTty && io.env["NO_COLOR"] === undefined }));
       io.stdout(`Reports (HTML, Markdown, JUnit, TAP, JSON) written to ${context.out}/\n`);
     }
-    const failed = uncertified(result);
+    const failed = outcome.uncertified;
     if (failed.length > 0) throw new NegativeVerdict(`not certified: ${failed.join(", ")}`);
   },
 };
 
 /** The steps of the main job, in order. */
-export const mainJobSteps: MainJobStep[] = [listEngines, compareEngines];
+export const mainJobSteps: MainJobStep[] = [listEngines, compareStep];
 
 export async function runMainJob(context: MainJobContext, steps: readonly MainJobStep[] = mainJobSteps): Promise<void> {
   const verdicts: string[] = [];
@@ -84,42 +100,44 @@ export async function runMainJob(context: MainJobContext, steps: readonly MainJo
   if (verdicts.length > 0) throw new NegativeVerdict(verdicts.join("; "));
 }
 
-interface MainArgs {
-  step?: string[] | undefined;
-  plugins?: string[] | undefined;
-  json?: boolean | undefined;
-  out: string;
-  seed: number;
-  quick: boolean;
-  quiet: boolean;
-}
+const mainOptions = {
+  plugins: { type: "string", array: true, describe: "Another directory holding plugin directories (repeatable)" },
+  step: { array: true, choices: mainJobSteps.map((step) => step.id), describe: "Run only these steps (repeatable; default: all, in order)" },
+  json: { type: "boolean", default: false, describe: "Print one JSON object with every stage's result" },
+  out: { type: "string", default: "ctxbench-report", describe: "Directory the reports are written to" },
+  ...seedOption,
+  quick: { type: "boolean", default: false, describe: "Smaller benchmark inputs and fewer samples" },
+  ...quietOption,
+  ...boundOptions,
+  // Three engines certified and benchmarked by five suites: about three minutes on 2 cores.
+  "max-time": maxTimeOption(600),
+} as const;
+
+type MainArgs = InferredOptionTypes<typeof mainOptions>;
 
 /** `ctxbench main`: the job `npm start` runs. */
-export function mainJobCommand(io: CliIo): CommandModule<object, any> {
+export function mainJobCommand(io: CliIo): CommandModule<object, MainArgs> {
   return {
     command: "main",
     describe: "The main job (what `npm start` runs): list the engines, certify and benchmark each, print the comparison, write the reports",
-    builder: (yargs: Argv) =>
-      yargs
-        .option("plugins", { type: "string", array: true, describe: "Another directory holding plugin directories (repeatable)" })
-        .option("step", { type: "string", array: true, choices: mainJobSteps.map((step) => step.id), describe: "Run only these steps (repeatable; default: all, in order)" })
-        .option("json", { type: "boolean", default: false, describe: "Print one JSON object with every stage's result" })
-        .option("out", { type: "string", default: "ctxbench-report", describe: "Directory the reports are written to" })
-        .option("seed", { type: "number", default: 1, describe: "Seed of every scenario and transcript" })
-        .option("quick", { type: "boolean", default: false, describe: "Smaller benchmark inputs and fewer samples" })
-        .option("quiet", { type: "boolean", default: false, describe: "No progress lines (also quiet when CI=true)" }),
-    handler: async (argv) => {
-      const args = argv as unknown as MainArgs;
-      await runMainJob({
-        io,
-        pluginDirs: args.plugins ?? [],
-        json: args.json ?? false,
-        out: args.out,
-        seed: args.seed,
-        quick: args.quick,
-        quiet: args.quiet,
-        results: {},
-      }, args.step ? mainJobSteps.filter((step) => args.step!.includes(step.id)) : mainJobSteps);
+    builder: (yargs: Argv) => yargs.options(mainOptions),
+    handler: async (args) => {
+      const steps = args.step;
+      await runMainJob(
+        {
+          io,
+          pluginDirs: args.plugins ?? [],
+          json: args.json,
+          out: args.out,
+          seed: seedOf(args.seed),
+          quick: args.quick,
+          quiet: args.quiet,
+          bounds: boundsOf(args),
+          isolate: args.isolate,
+          results: {},
+        },
+        steps ? mainJobSteps.filter((step) => steps.includes(step.id)) : mainJobSteps,
+      );
     },
   };
 }

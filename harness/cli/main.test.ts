@@ -94,7 +94,7 @@ describe("runMainJob", () => {
         context.results["c"] = 1;
       }),
     ];
-    const error = await runMainJob({ io, pluginDirs: [], json: false, out: "unused", seed: 1, quick: true, quiet: true, results: {} }, steps).catch((e: unknown) => e);
+    const error = await runMainJob({ io, pluginDirs: [], json: false, out: "unused", seed: 1, quick: true, quiet: true, bounds: { timeoutMs: 1000, maxTimeMs: 1000 }, isolate: true, results: {} }, steps).catch((e: unknown) => e);
     expect(ran).toEqual(["a", "b", "c"]);
     expect(error).toBeInstanceOf(NegativeVerdict);
     expect((error as CtxbenchError).exitCode).toBe(1);
@@ -108,7 +108,7 @@ describe("runMainJob", () => {
       }),
       step("b", async () => void ran.push("b")),
     ];
-    await expect(runMainJob({ io: memoryIo(FIXTURES), pluginDirs: [], json: false, out: "unused", seed: 1, quick: true, quiet: true, results: {} }, steps)).rejects.toThrow("broken");
+    await expect(runMainJob({ io: memoryIo(FIXTURES), pluginDirs: [], json: false, out: "unused", seed: 1, quick: true, quiet: true, bounds: { timeoutMs: 1000, maxTimeMs: 1000 }, isolate: true, results: {} }, steps)).rejects.toThrow("broken");
     expect(ran).toEqual([]);
   });
 });

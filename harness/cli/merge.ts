@@ -1,6 +1,6 @@
 import { appendFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Argv, CommandModule } from "yargs";
+import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
 import { catalogueProblem } from "../../reports/coherence.ts";
 import { mergeResultFiles } from "../../reports/merge.ts";
 import { reporters } from "../../reports/registry.ts";
@@ -16,11 +16,12 @@ import type { CliIo } from "./io.ts";
 const FORMATS = ["terminal", "json", "junit", "markdown", "tap"] as const;
 type MergeFormat = (typeof FORMATS)[number];
 
-interface MergeArgs {
-  results: string[];
-  format: MergeFormat;
-  out?: string | undefined;
-}
+const mergeOptions = {
+  format: { choices: FORMATS, default: "terminal" as MergeFormat, describe: "What to print on stdout" },
+  out: { type: "string", describe: "Write every format of the merged result into this directory" },
+} as const;
+
+type MergeArgs = InferredOptionTypes<typeof mergeOptions> & { results: string[] };
 
 /** `ctxbench merge`: join the result files of certify shards (or of certify and bench) into one. */
 export function mergeCommand(io: CliIo): CommandModule<object, MergeArgs> {
@@ -30,9 +31,8 @@ export function mergeCommand(io: CliIo): CommandModule<object, MergeArgs> {
     builder: (yargs: Argv) =>
       yargs
         .positional("results", { type: "string", array: true, demandOption: true, describe: "result.json files (from --out) or certify --format json outputs" })
-        .option("format", { choices: FORMATS, default: "terminal" as MergeFormat, describe: "What to print on stdout" })
-        .option("out", { type: "string", describe: "Write every format of the merged result into this directory" })
-        .example("ctxbench merge shard-1/result.json shard-2/result.json --out merged", "join two shards of one certification") as unknown as Argv<MergeArgs>,
+        .options(mergeOptions)
+        .example("ctxbench merge shard-1/result.json shard-2/result.json --out merged", "join two shards of one certification"),
     handler: async (args) => {
       const out = args.out === undefined ? null : prepareOutputDirectory("--out", args.out, io.cwd);
       try {

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { Argv, CommandModule } from "yargs";
+import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
 import { reporters, REPORT_FORMATS, type ReportFormat } from "../../reports/index.ts";
 import { mergeResultFiles } from "../../reports/merge.ts";
 import { parseResult, type ResultJson } from "../../reports/result.ts";
@@ -8,29 +8,28 @@ import { readTextInput } from "../util/input-limits.ts";
 import { prepareOutputFile, removeCreated, writeFilesAtomically } from "./output-paths.ts";
 import type { CliIo } from "./io.ts";
 
-interface ReportArgs {
-  results: string[];
-  format: ReportFormat;
-  out?: string | undefined;
-  title?: string | undefined;
-}
+const reportOptions = {
+  format: { choices: REPORT_FORMATS, default: "terminal" as ReportFormat, describe: "Output format" },
+  out: { type: "string", describe: "Write the report to this file instead of stdout" },
+  title: { type: "string", describe: "Heading of markdown and html reports" },
+} as const;
+
+type ReportArgs = InferredOptionTypes<typeof reportOptions> & { results: string[] };
 
 /** `ctxbench report RESULT.json …`: merge result files and render them in one format. */
-export function reportCommand(io: CliIo): CommandModule<object, any> {
+export function reportCommand(io: CliIo): CommandModule<object, ReportArgs> {
   return {
     command: "report <results..>",
     describe: "Render one or more result JSON files (from certify or bench) as a report",
     builder: (yargs: Argv) =>
       yargs
-        .positional("results", { type: "string", array: true, describe: "Result JSON files; several are merged (shards, or certify + bench)" })
-        .option("format", { choices: REPORT_FORMATS, default: "terminal" as ReportFormat, describe: "Output format" })
-        .option("out", { type: "string", describe: "Write the report to this file instead of stdout" })
-        .option("title", { type: "string", describe: "Heading of markdown and html reports" })
+        .positional("results", { type: "string", array: true, demandOption: true, describe: "Result JSON files; several are merged (shards, or certify + bench)" })
+        .options(reportOptions)
         .example("$0 report result.json", "Tables on the terminal")
         .example("$0 report certify.json bench.json --format html --out report.html", "One self-contained HTML page with charts")
         .example("$0 report shard-*.json --format junit --out junit.xml", "Merge shards into JUnit XML for CI")
         .epilogue("A file that is not JSON or not a valid result exits 2 and names the file and the JSON path of the problem."),
-    handler: (args) => report(io, args as unknown as ReportArgs),
+    handler: (args) => report(io, args),
   };
 }
 

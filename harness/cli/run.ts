@@ -1,79 +1,105 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import type { Argv, CommandModule } from "yargs";
-import { playScenario } from "../host/play.ts";
+import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
+import { PROBES } from "../conformance/probes/index.ts";
+import type { SourceRef } from "../conformance/sources.ts";
+import { defaultBounds } from "../pipeline/bounds.ts";
+import { outputSummary } from "../pipeline/assemble.ts";
+import { playerEnv } from "../pipeline/env.ts";
+import { selectOptions } from "../pipeline/plan.ts";
+import { runStage, type PlannedRun } from "../pipeline/run.ts";
+import { selectEngine } from "../plugins/select.ts";
 import { streamTrace, writeTraceFile } from "../trace/jsonl.ts";
 import type { Trace } from "../trace/events.ts";
 import { DEFAULT_SEED, scenarioFromArgument, type Scenario } from "../../scenarios/index.ts";
-import { loadSelectedEngine, withEngineSelection, type EngineSelectionArgs } from "./engine-options.ts";
-import { UsageError } from "../util/errors.ts";
+import { NegativeVerdict, UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
+import { boundOptions, engineRequestOf, engineSelection, maxTimeOf, seedOf, seedOption } from "./options.ts";
 
-interface RunArgs extends EngineSelectionArgs {
-  scenario: string;
-  seed?: number | undefined;
-  trace?: string | undefined;
-  home?: string | undefined;
-  "compaction-timeout"?: number | undefined;
-  json: boolean;
-}
+const runOptions = {
+  ...engineSelection,
+  ...seedOption,
+  "max-time": boundOptions["max-time"],
+  isolate: boundOptions.isolate,
+  scenario: { type: "string", describe: "A catalogue name (ctxbench scenarios list) or a scenario JSON file" },
+  probe: { type: "string", choices: [...PROBES.keys()].sort(), describe: "A conformance probe to run instead of a scenario (what a failing check's repro replays)" },
+  trace: { type: "string", describe: 'Where to write the trace, one event per line (default <scenario>.trace.jsonl; a path ending in .gz is gzip-compressed; --trace=- for stdout)' },
+  home: { type: "string", describe: "Keep the run's directory here: the session store (sessions.db) and the engine's sandbox (engine/); default a temporary one, removed afterwards" },
+  "compaction-timeout": { type: "number", describe: "Host timeout of one compaction pass in ms (default: the scenario's, else 120000)" },
+  json: { type: "boolean", default: false, describe: "Print the run summary as JSON" },
+} as const;
 
-/** `ctxbench run`: play one scenario against one engine and write the trace. */
+type RunArgs = InferredOptionTypes<typeof runOptions>;
+
+/** `ctxbench run`: play one scenario (or probe) against one engine in a player and write the trace. */
 export function runCommand(io: CliIo): CommandModule<object, RunArgs> {
   return {
     command: "run",
-    describe: "Play one scenario against one engine on the reference host and write the trace (JSONL)",
+    describe: "Play one scenario (or conformance probe) against one engine on the reference host and write the trace (JSONL)",
     builder: (yargs: Argv) =>
-      withEngineSelection(yargs)
-        .option("scenario", { type: "string", demandOption: true, describe: "A catalogue name (ctxbench scenarios list) or a scenario JSON file" })
-        .option("seed", { type: "number", describe: `Seed: builds a catalogue scenario (default ${DEFAULT_SEED}) or replaces a file's seed` })
-        .option("trace", { type: "string", describe: 'Where to write the trace, one event per line (default <scenario>.trace.jsonl; a path ending in .gz is gzip-compressed; --trace=- for stdout)' })
-        .option("home", { type: "string", describe: "Sandbox directory for the engine and the session store (default: a temporary directory, removed afterwards)" })
-        .option("compaction-timeout", { type: "number", describe: "Host timeout of one compaction pass in ms (default: the scenario's, else 120000)" })
-        .option("json", { type: "boolean", default: false, describe: "Print the run summary as JSON" })
+      yargs
+        .options(runOptions)
         .example("ctxbench run --engine compressor --scenario basic", "play the catalogue's basic scenario, trace in basic.trace.jsonl")
         .example("ctxbench run --engine lcm --scenario my.json --seed 3 --trace out.jsonl", "a scenario file with seed 3")
-        .example("ctxbench run --scenario long-session --trace long.jsonl.gz", "a compressed trace (a long session is ~600 MB as plain JSONL)") as unknown as Argv<RunArgs>,
-    handler: async (args) => {
-      const scenario = resolveScenario(io, args.scenario, args.seed);
-      const compactionTimeoutMs = positiveOption("--compaction-timeout", args["compaction-timeout"]);
-      const loaded = await loadSelectedEngine(io, args, { strict: true });
-      const home = args.home === undefined ? mkdtempSync(join(tmpdir(), "ctxbench-run-")) : resolve(io.cwd, args.home);
-      if (args.home !== undefined && existsSync(join(home, "sessions.db"))) {
-        throw new UsageError(`${home} already holds a session store (sessions.db); give --home an empty or new directory`);
-      }
-      mkdirSync(home, { recursive: true });
-      let trace: Trace;
-      try {
-        const result = await playScenario(scenario, loaded.engine, {
-          home,
-          engineVersion: loaded.version,
-          ...(compactionTimeoutMs !== undefined ? { compactionTimeoutMs } : {}),
-        });
-        trace = result.trace;
-      } finally {
-        if (args.home === undefined) rmSync(home, { recursive: true, force: true });
-      }
-      const target = args.trace ?? `${safeFileStem(scenario.name)}.trace.jsonl`;
-      let tracePath: string | null = null;
-      if (target === "-") {
-        streamTrace(trace, io.stdout);
-      } else {
-        tracePath = resolve(io.cwd, target);
-        mkdirSync(dirname(tracePath), { recursive: true });
-        writeTraceFile(tracePath, trace);
-      }
-      const summary = summarize(trace, { scenario: scenario.name, seed: scenario.seed, engine: loaded.name, trace: tracePath });
-      if (args.json) io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
-      else if (target !== "-") io.stdout(renderSummary(summary));
-      else io.stderr(renderSummary(summary));
-    },
+        .example("ctxbench run --engine lcm --probe discarded-pass --seed 1 --trace probe.jsonl", "the probe a THR-4 repro names")
+        .example("ctxbench run --scenario long-session --trace long.jsonl.gz --max-time 1800", "a compressed trace (a long session is ~600 MB as plain JSONL)"),
+    handler: (args) => run(io, args),
   };
 }
 
+async function run(io: CliIo, args: RunArgs): Promise<void> {
+  const seed = seedOf(args.seed);
+  if ((args.scenario === undefined) === (args.probe === undefined)) throw new UsageError("name exactly one of --scenario and --probe");
+  const scenario = args.scenario === undefined ? null : resolveScenario(io, args.scenario, seed);
+  const compactionTimeoutMs = positiveOption("--compaction-timeout", args["compaction-timeout"]);
+  const maxTimeMs = maxTimeOf(args["max-time"]);
+  const selection = await selectEngine(selectOptions({ cwd: io.cwd, ...engineRequestOf(args) }));
+  for (const notice of selection.notices) io.stderr(`note: ${notice}\n`);
+  const kept = args.home === undefined ? null : resolve(io.cwd, args.home);
+  if (kept !== null && existsSync(join(kept, "sessions.db"))) throw new UsageError(`${kept} already holds a session store (sessions.db); give --home an empty or new directory`);
+  const sandbox = mkdtempSync(join(tmpdir(), "ctxbench-run-"));
+  const home = kept ?? join(sandbox, "run");
+  mkdirSync(join(home, "engine"), { recursive: true });
+  const source: SourceRef = scenario !== null ? { kind: "scenario", name: scenario.name, seed: scenario.seed } : { kind: "probe", name: args.probe!, seed: seed ?? DEFAULT_SEED };
+  const planned: PlannedRun = {
+    source,
+    ...(scenario !== null ? { scenario } : {}),
+    home: join(home, "engine"),
+    storePath: join(home, "sessions.db"),
+    ...(compactionTimeoutMs !== undefined ? { compactionTimeoutMs } : {}),
+  };
+  let trace: Trace;
+  let engineName: string;
+  try {
+    const stage = await runStage({ spec: selection.spec, runs: [planned], bounds: defaultBounds({ maxTimeMs, timeoutMs: maxTimeMs, players: 1 }), isolate: args.isolate, sandbox, env: playerEnv(io.env) });
+    for (const notice of stage.engine.notices) io.stderr(`note: ${notice}\n`);
+    const printed = outputSummary(stage.output);
+    if (printed !== null) io.stderr(`note: ${printed}\n`);
+    const outcome = stage.outcomes.values().next().value!;
+    if (!outcome.ok) throw new NegativeVerdict(`${outcome.message}; no trace was written`);
+    trace = outcome.trace;
+    engineName = stage.engine.name;
+  } finally {
+    rmSync(sandbox, { recursive: true, force: true });
+  }
+  const stem = scenario !== null ? safeFileStem(scenario.name) : `probe-${safeFileStem(source.name)}`;
+  const target = args.trace ?? `${stem}.trace.jsonl`;
+  let tracePath: string | null = null;
+  if (target === "-") {
+    streamTrace(trace, io.stdout);
+  } else {
+    tracePath = resolve(io.cwd, target);
+    mkdirSync(dirname(tracePath), { recursive: true });
+    writeTraceFile(tracePath, trace);
+  }
+  const summary = summarize(trace, { scenario: scenario?.name ?? `probe:${source.name}`, seed: source.seed, engine: engineName, trace: tracePath });
+  if (args.json) io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
+  else if (target !== "-") io.stdout(renderSummary(summary));
+  else io.stderr(renderSummary(summary));
+}
+
 function resolveScenario(io: CliIo, value: string, seed: number | undefined): Scenario {
-  if (seed !== undefined && !Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer, got ${seed}`);
   return scenarioFromArgument(value, io.cwd, seed);
 }
 

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CHECKS, selectChecks } from "./checks/index.ts";
 import { abridge } from "./excerpt.ts";
-import { ExpectationsError, isUnexpected, readExpectations, updatedExpectations, writeExpectations } from "./expectations.ts";
+import { ExpectationsError, readExpectations, updatedExpectations, writeExpectations } from "./expectations.ts";
+import { isUnexpected, verdictOf } from "./verdict.ts";
 import { PROBES } from "./probes/index.ts";
-import { renderRepro, reproFileName } from "./repro.ts";
 import { ENGINE_RULES, RULES } from "./rules.ts";
 import { parseShard, shardChecks } from "./shard.ts";
 import type { CheckResult } from "./types.ts";
@@ -120,11 +120,28 @@ describe("expectations", () => {
     expect(isUnexpected("pass", "fail")).toBe(true);
   });
 
-  it("updates: lists every non-passing outcome, keeping reasons of unchanged ones, and round-trips", () => {
-    const result = (id: string, outcome: CheckResult["outcome"], message = "m"): CheckResult => ({ id, rule: id.split("/")[0]!, level: "MUST", title: "t", outcome, message, evidence: [], durationMs: 0, sources: [] });
-    const previous = new Map([["CMP-1/message-shape", { expected: "fail" as const, reason: "known", link: "L" }]]);
+  it("decides the verdict: an unexpected MUST outcome other than a pass, or any integrity finding, is not certified", () => {
+    const check = (level: "MUST" | "SHOULD", outcome: CheckResult["outcome"], unexpected: boolean) => ({ level, outcome, unexpected });
+    expect(verdictOf([check("MUST", "pass", false), check("SHOULD", "fail", true)])).toBe("certified");
+    expect(verdictOf([check("MUST", "pass", true)])).toBe("certified");
+    expect(verdictOf([check("MUST", "fail", false)])).toBe("certified");
+    expect(verdictOf([check("MUST", "timeout", true)])).toBe("not-certified");
+    expect(verdictOf([check("MUST", "pass", false)], 1)).toBe("not-certified");
+  });
+
+  it("updates: lists every non-passing outcome, keeping reasons of unchanged ones and entries of checks that did not run, and round-trips", () => {
+    const result = (id: string, outcome: CheckResult["outcome"], message = "m"): CheckResult => ({ id, rule: id.split("/")[0]!, level: "MUST", title: "t", outcome, message, evidence: [], durationMs: 0, sources: [], seeds: [1], shownBy: [] });
+    const previous = new Map([
+      ["CMP-1/message-shape", { expected: "fail" as const, reason: "known", link: "L" }],
+      ["CMP-4/no-growth", { expected: "fail" as const, reason: "fixed since" }],
+      ["THR-4/nothing-published-after-timeout", { expected: "timeout" as const, reason: "not run this time", link: "https://example.invalid/1" }],
+    ]);
     const next = updatedExpectations([result("CMP-1/message-shape", "fail"), result("CMP-3/system-prompt-kept", "error", "it threw"), result("CMP-4/no-growth", "pass"), result("SEL-6/inputs-unmutated", "skipped")], previous);
-    expect(next).toEqual({ "CMP-1/message-shape": { expected: "fail", reason: "known", link: "L" }, "CMP-3/system-prompt-kept": { expected: "error", reason: "observed: it threw" } });
+    expect(next).toEqual({
+      "CMP-1/message-shape": { expected: "fail", reason: "known", link: "L" },
+      "CMP-3/system-prompt-kept": { expected: "error", reason: "observed: it threw" },
+      "THR-4/nothing-published-after-timeout": { expected: "timeout", reason: "not run this time", link: "https://example.invalid/1" },
+    });
     const path = join(scratch, "written.yaml");
     writeExpectations(path, next, "demo");
     expect(readFileSync(path, "utf8")).toContain('"demo"');
@@ -142,16 +159,4 @@ describe("reports helpers", () => {
     expect(abridge(value)).toEqual(short);
   });
 
-  it("writes a repro with the replay commands and the trace excerpt", () => {
-    const text = renderRepro(
-      { id: "UID-7/shared-uid", rule: "UID-7", level: "MUST", title: "t", outcome: "fail", message: "kept the old one", durationMs: 1, sources: ["scenario:duplicate-uids", "probe:compress"],
-        evidence: [{ source: "probe:compress", seq: 4, note: "shared-uid", event: { seq: 4, type: "warning", session: null, message: "w", rule: null } }] },
-      "mine",
-      7,
-    );
-    expect(text).toContain("ctxbench certify --engine mine --checks UID-7/shared-uid --seed 7");
-    expect(text).toContain("ctxbench run --engine mine --scenario duplicate-uids --seed 7 --trace duplicate-uids.jsonl");
-    expect(text).toContain("probe:compress event 4");
-    expect(reproFileName("UID-7/shared-uid")).toBe("UID-7_shared-uid.md");
-  });
 });

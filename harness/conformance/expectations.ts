@@ -44,32 +44,21 @@ export function readExpectations(path: string, knownIds: readonly string[]): { e
   return { expectations, warnings };
 }
 
-/** The expected outcome of a check: its listed one, else pass. */
-export function expectedOutcome(id: string, expectations: Expectations): Outcome | null {
-  return expectations.get(id)?.expected ?? null;
-}
-
 /**
- * Unexpected: the outcome differs from the listed one, or (with none listed) is anything but a
- * pass. A skip with nothing listed is expected: it only says the rule does not apply.
- */
-export function isUnexpected(outcome: Outcome, expected: Outcome | null): boolean {
-  if (expected === null) return outcome !== "pass" && outcome !== "skipped";
-  return outcome !== expected;
-}
-
-/**
- * The file `--update-expectations` writes: every check whose outcome is neither a pass nor a
- * skip, keeping the reason and link already written for an unchanged outcome.
+ * The file `--update-expectations` writes: every check of this run whose outcome is neither a
+ * pass nor a skip, keeping the reason and link already written for an unchanged outcome; and
+ * every entry of a check this run did not run, as it was (reasons and links included).
  */
 export function updatedExpectations(results: readonly CheckResult[], previous: Expectations): Record<string, Expectation> {
   const next: Record<string, Expectation> = {};
+  const ran = new Set(results.map((result) => result.id));
+  for (const [id, entry] of previous) if (!ran.has(id)) next[id] = entry;
   for (const result of results) {
     if (result.outcome === "pass" || result.outcome === "skipped") continue;
     const old = previous.get(result.id);
     next[result.id] = old && old.expected === result.outcome ? old : { expected: result.outcome, reason: `observed: ${result.message}` };
   }
-  return next;
+  return Object.fromEntries(Object.entries(next).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 export function writeExpectations(path: string, entries: Record<string, Expectation>, engine: string): void {

@@ -1,10 +1,13 @@
 export { CHECKS, selectChecks } from "./checks/index.ts";
 export { RULES, ENGINE_RULES, findRule, type Rule, type Binds } from "./rules.ts";
 export { PROBES } from "./probes/index.ts";
-export { runChecks, DEFAULT_RUN_TIMEOUT_MS, type EngineUnderTest, type RunnerOptions, type ScenarioBuilder, type ScenarioPlayer } from "./runner.ts";
-export { certify, reportCheck, replayCommands } from "./certification.ts";
-export { readExpectations, updatedExpectations, writeExpectations, isUnexpected, defaultExpectationsPath, ExpectationsError, type Expectation, type Expectations } from "./expectations.ts";
-export { writeRepros, renderRepro, reproFileName } from "./repro.ts";
+export { runChecks, DEFAULT_RUN_TIMEOUT_MS, type EngineUnderTest, type RunnerOptions } from "./runner.ts";
+export { evaluateChecks, type RunOutcome, type EvaluateOptions } from "./evaluate.ts";
+export { playSource, type PlayableEngine, type PlaySourceOptions, type PlayedSource } from "./play-source.ts";
+export { planSources, sourceKey, sourceLabel, sourcesOf, DEFAULT_SEEDS, type SourceRef, type SourceKind } from "./sources.ts";
+export { isUnexpected, expectedOutcome, verdictOf } from "./verdict.ts";
+export { standardRecorders } from "./recorders/index.ts";
+export { readExpectations, updatedExpectations, writeExpectations, defaultExpectationsPath, ExpectationsError, type Expectation, type Expectations } from "./expectations.ts";
 export { parseShard, shardChecks, type Shard } from "./shard.ts";
 export { FIXTURES, FixtureBaseEngine, type Fixture } from "./fixtures/index.ts";
 export type * from "./types.ts";

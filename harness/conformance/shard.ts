@@ -1,4 +1,4 @@
-import { sourcesOf } from "./runner.ts";
+import { sourcesOf } from "./sources.ts";
 import type { Check } from "./types.ts";
 
 export interface Shard {

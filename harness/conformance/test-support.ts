@@ -1,13 +1,8 @@
-import { playScenario } from "../host/play.ts";
-import { buildScenario } from "../../scenarios/catalogue/index.ts";
 import type { Fixture } from "./fixtures/kit.ts";
-import type { EngineUnderTest, RunnerOptions } from "./runner.ts";
+import type { EngineUnderTest } from "./runner.ts";
 
-/** The reference host and the catalogue, as certify wires them. */
-export const HOST_SCENARIOS: NonNullable<RunnerOptions["scenarios"]> = {
-  build: buildScenario,
-  play: (scenario, engine, options) => playScenario(scenario, engine, options),
-};
+/** Play the checks' catalogue scenarios through the reference host, as certify does. */
+export const HOST_SCENARIOS = true;
 
 export function fixtureUnderTest(fixture: Fixture): EngineUnderTest {
   const name = (fixture.create() as { name: string }).name;

@@ -12,8 +12,10 @@ export const OUTCOMES: readonly Outcome[] = ["pass", "fail", "error", "timeout",
 
 /** A trace event that shows why a check decided what it did, with a short note. */
 export interface Evidence {
-  /** Which run of the check the event comes from: a scenario name or `probe:<id>`. */
+  /** Which run of the check the event comes from: `scenario:<name>` or `probe:<id>`. */
   source: string;
+  /** The seed of that run; filled in by the evaluation from the event itself. */
+  seed?: number;
   seq: number;
   note: string;
   event: TraceEvent;
@@ -37,11 +39,23 @@ export interface CheckRun {
   trace: Trace;
 }
 
+/** How a player found the engine it plays (the `ready` message's account, for REG-5). */
+export interface EngineOrigin {
+  /** The directory path (`<root>/<name>/`), a plugin directory's or module's `register(ctx)` (general), or a bundled directory. */
+  path: "directory" | "general" | "module";
+  bundled: boolean;
+  /** The plugin directory's name, or null for a plugin module file. */
+  directoryName: string | null;
+  /** `name` in its plugin.yaml, or null without one. */
+  manifestName: string | null;
+  language: string;
+}
+
 /**
- * How the engine under test was found, as the loader reports it (REG-5 judges the name against it).
- * On the directory path the directory's name is the selection key; a general plugin's
- * register(ctx) is selected by the registered engine's name, whatever its directory and
- * plugin.yaml are called (hermes-lcm: directory and manifest `hermes-lcm`, engine `lcm`).
+ * What REG-5 judges the name against, derived from the origin. On the directory path (and for a
+ * bundled engine) the directory's name is the selection key; a general plugin's register(ctx) is
+ * selected by the registered engine's name, whatever its directory and plugin.yaml are called
+ * (hermes-lcm: directory and manifest `hermes-lcm`, engine `lcm`).
  */
 export interface SelectionFacts {
   via: "directory" | "general" | "bundled";
@@ -59,8 +73,8 @@ export interface ProbeContext {
   selectedName: string;
   /** The name its plugin.yaml declares, or null when it has none. */
   manifestName: string | null;
-  /** How the loader found it, when known. */
-  selection: SelectionFacts | null;
+  /** How the engine was found, or null for an engine handed over as an object. */
+  origin: EngineOrigin | null;
   /** The engine's private sandbox directory for this run. */
   home: string;
   recorder: TraceRecorder;
@@ -98,6 +112,18 @@ export interface CheckResult {
   evidence: Evidence[];
   durationMs: number;
   skipReason?: string;
-  /** The runs the check read, for the repro file. */
+  /** The runs the check read (labels), for the repro file. */
   sources: string[];
+  /** The seeds the check read its runs at. */
+  seeds: number[];
+  /**
+   * The runs that show the outcome: those its evidence comes from, or for a run that could not
+   * be recorded, that run; every run the check read when nothing narrows it. Repros replay these.
+   */
+  shownBy: Array<{ source: string; seed: number }>;
+}
+
+/** The facts REG-5 judges, from how the engine was found. */
+export function selectionFactsOf(origin: EngineOrigin): SelectionFacts {
+  return { via: origin.bundled ? "bundled" : origin.path === "directory" ? "directory" : "general", directoryName: origin.directoryName, manifestName: origin.manifestName };
 }

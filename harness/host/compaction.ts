@@ -9,6 +9,7 @@ import type { HostRuntime, SessionRuntime } from "./runtime.ts";
 import { notifyHook } from "./lifecycle.ts";
 import { deepEqual } from "./deep-equal.ts";
 import { describe, firstUnsendable, ruleOfFinding } from "../contract/validate.ts";
+import { notifyObservers, type ObservedPass } from "./observers.ts";
 import { unstorableField } from "./sendable.ts";
 import { warn } from "./tools.ts";
 
@@ -31,8 +32,11 @@ export interface PassResult {
 /** How long the host waits, after aborting, for a timed-out engine's work to settle (upstream's worker grace). */
 export const SETTLE_GRACE_MS = 5000;
 
-/** `returned` is what compress returned (a remote engine's promise carries the call's native facts). */
-type Settled = { kind: "done"; outcome: HookOutcome; async: boolean; returned?: unknown } | { kind: "timeout"; returned?: unknown };
+/**
+ * `returned` is what compress returned (a remote engine's promise carries the call's native facts);
+ * for a timeout, `settled` says whether the engine's work ended within the host's grace.
+ */
+type Settled = { kind: "done"; outcome: HookOutcome; async: boolean; returned?: unknown } | { kind: "timeout"; settled: boolean; returned?: unknown };
 
 /**
  * One compaction pass (THR-3): the engine works on a private deep snapshot under a host timeout
@@ -45,7 +49,7 @@ export async function runCompactionPass(runtime: HostRuntime, session: SessionRu
   const before = session.history;
   const tokensBefore = historyTokensRough(before);
   if (session.compacting) {
-    recordCompaction(runtime, session, request, "busy", cloneMessages(before), null, tokensBefore, null, "a pass of this session is already running", 0);
+    recordCompaction(runtime, session, request, "busy", cloneMessages(before), null, tokensBefore, null, "a pass of this session is already running", 0, null);
     return { outcome: "busy", tokensBefore, tokensAfter: null };
   }
   session.compacting = true;
@@ -66,7 +70,10 @@ async function passInSlot(
   const { engine, settings } = runtime;
   const forcedTimeout = session.timeoutNextCompaction;
   session.timeoutNextCompaction = false;
+  const observed: ObservedPass = { pass: runtime.passCount++, session: session.id, trigger: request.trigger, home: settings.home, recorder: runtime.recorder };
+  notifyObservers(runtime.observers, "passStarted", observed);
   const snapshot = cloneMessages(before);
+  notifyObservers(runtime.observers, "snapshotTaken", observed, snapshot);
   const traceInput = cloneMessages(before);
   const controller = new AbortController();
   const options: CompressOptions = { signal: controller.signal };
@@ -82,19 +89,20 @@ async function passInSlot(
   const argsForTrace = [traceInput, currentTokens, focusTopic, options];
 
   const started = performance.now();
-  const settled = await settleWithTimeout(runtime, args, forcedTimeout, controller);
+  const settled = await settleWithTimeout(runtime, args, forcedTimeout, controller, observed);
   const durationMs = performance.now() - started;
+  notifyObservers(runtime.observers, "passSettled", observed, settled.kind === "timeout" ? { settled: settled.settled, discarded: true } : { settled: true, discarded: false });
   const context = { session: session.id, detail: { trigger: request.trigger, forcedTimeout } };
 
   if (settled.kind === "timeout") {
     runtime.recorder.recordEngineCall(engine, "compress", argsForTrace, { timeout: true }, true, durationMs, context, settled.returned);
-    recordCompaction(runtime, session, request, "timeout", traceInput, null, tokensBefore, null, `host timeout after ${forcedTimeout ? 0 : settings.compactionTimeoutMs} ms; the late result is discarded`, durationMs);
+    recordCompaction(runtime, session, request, "timeout", traceInput, null, tokensBefore, null, `host timeout after ${forcedTimeout ? 0 : settings.compactionTimeoutMs} ms; the late result is discarded`, durationMs, observed.pass);
     return { outcome: "timeout", tokensBefore, tokensAfter: null };
   }
   runtime.recorder.recordEngineCall(engine, "compress", argsForTrace, settled.outcome, settled.async, durationMs, context, settled.returned);
   if (!settled.outcome.ok) {
     const error = settled.outcome.error instanceof Error ? settled.outcome.error.message : String(settled.outcome.error);
-    recordCompaction(runtime, session, request, "error", traceInput, null, tokensBefore, null, error, durationMs);
+    recordCompaction(runtime, session, request, "error", traceInput, null, tokensBefore, null, error, durationMs, observed.pass);
     return { outcome: "error", tokensBefore, tokensAfter: null };
   }
   const output = settled.outcome.value;
@@ -103,12 +111,12 @@ async function passInSlot(
   const outputForTrace = Array.isArray(output) && verdict.storable ? (cloneValue(output) as Message[]) : null;
   if (verdict.outcome !== "committed") {
     if (verdict.outcome === "refused-invalid") warn(runtime, `Compression refused: ${verdict.reason}; the history is kept`, verdict.rule, session.id);
-    recordCompaction(runtime, session, request, verdict.outcome, traceInput, outputForTrace, tokensBefore, verdict.tokensAfter, verdict.reason, durationMs);
+    recordCompaction(runtime, session, request, verdict.outcome, traceInput, outputForTrace, tokensBefore, verdict.tokensAfter, verdict.reason, durationMs, observed.pass);
     return { outcome: verdict.outcome, tokensBefore, tokensAfter: verdict.tokensAfter };
   }
   const oldStoreId = session.storeId;
   commit(runtime, session, request, output as Message[]);
-  recordCompaction(runtime, session, request, "committed", traceInput, outputForTrace, tokensBefore, verdict.tokensAfter, null, durationMs);
+  recordCompaction(runtime, session, request, "committed", traceInput, outputForTrace, tokensBefore, verdict.tokensAfter, null, durationMs, observed.pass);
   markAwaitingRealUsage(runtime, session);
   await notifyHook(runtime, session, "on_session_start", [
     session.storeId,
@@ -128,21 +136,26 @@ async function settleWithTimeout(
   args: readonly [Message[], number, string | null, CompressOptions],
   forced: boolean,
   controller: AbortController,
+  observed: ObservedPass,
 ): Promise<Settled> {
+  const discard = () => {
+    controller.abort();
+    notifyObservers(runtime.observers, "passDiscarded", observed);
+  };
   let returned: unknown;
   try {
     returned = runtime.engine.compress(...args);
   } catch (error) {
     if (forced) {
-      controller.abort();
-      return { kind: "timeout" };
+      discard();
+      return { kind: "timeout", settled: true };
     }
     return { kind: "done", outcome: { ok: false, error }, async: false };
   }
   if (!isThenable(returned)) {
     if (forced) {
-      controller.abort();
-      return { kind: "timeout" };
+      discard();
+      return { kind: "timeout", settled: true };
     }
     return { kind: "done", outcome: { ok: true, value: returned }, async: false };
   }
@@ -153,15 +166,13 @@ async function settleWithTimeout(
   const timeoutMs = runtime.settings.compactionTimeoutMs;
   const graceMs = Math.max(SETTLE_GRACE_MS, timeoutMs);
   if (forced) {
-    controller.abort();
-    await raceTimer(work, graceMs);
-    return { kind: "timeout", returned };
+    discard();
+    return { kind: "timeout", settled: (await raceTimer(work, graceMs)) !== "timeout", returned };
   }
   const first = await raceTimer(work, timeoutMs);
   if (first !== "timeout") return { kind: "done", outcome: first, async: true, returned };
-  controller.abort();
-  await raceTimer(work, graceMs);
-  return { kind: "timeout", returned };
+  discard();
+  return { kind: "timeout", settled: (await raceTimer(work, graceMs)) !== "timeout", returned };
 }
 
 function raceTimer<T>(work: Promise<T>, ms: number): Promise<T | "timeout"> {
@@ -243,10 +254,12 @@ function recordCompaction(
   tokensAfter: number | null,
   error: string | null,
   durationMs: number,
+  pass: number | null,
 ): void {
   runtime.recorder.record({
     type: "compaction",
     session: session.id,
+    pass,
     trigger: request.trigger,
     outcome,
     focus_topic: request.focusTopic ?? null,

@@ -11,6 +11,7 @@ import { cloneMessages } from "./clone.ts";
 import { applyHostEvent } from "./host-events.ts";
 import { endSession, notifyHook, restoredSession, startSession, systemMessage } from "./lifecycle.ts";
 import { isPersistedMessage } from "./persisted-message.ts";
+import type { CompactionObserver } from "./observers.ts";
 import { PassPool } from "./pool.ts";
 import { DEFAULT_HOST_TOOLS, type HostRuntime, type SessionRuntime } from "./runtime.ts";
 import { SqliteHostStore } from "./sqlite-store.ts";
@@ -34,6 +35,8 @@ export interface PlayOptions {
   memoryContext?: string;
   /** The engine's version as its plugin.yaml declares it, for the run-start event. */
   engineVersion?: string | null;
+  /** Recorders that watch each compaction pass and write their own events into the trace. */
+  observers?: readonly CompactionObserver[];
 }
 
 export interface PlayResult {
@@ -121,6 +124,8 @@ function createRuntime(scenario: Scenario, engine: ContextEngine, options: PlayO
       clock.ms = value;
     },
     signal: options.signal,
+    observers: options.observers ?? [],
+    passCount: 0,
   };
   runtime.recorder.memoizeDigests(isPersistedMessage);
   return runtime;

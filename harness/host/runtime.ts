@@ -3,6 +3,7 @@ import type { Message } from "../contract/types.ts";
 import type { SimulatedProvider } from "../provider/simulated-provider.ts";
 import type { TraceRecorder } from "../trace/recorder.ts";
 import type { Scenario, ScenarioSession } from "../../scenarios/format.ts";
+import type { CompactionObserver } from "./observers.ts";
 import type { PassPool } from "./pool.ts";
 import type { HostStore } from "./store-port.ts";
 
@@ -58,6 +59,10 @@ export interface HostRuntime {
   /** Simulated time in ms (slow replies advance it; nothing sleeps). */
   clockMs: number;
   readonly signal: AbortSignal | undefined;
+  /** Recorders watching each compaction pass (e.g. THR-4's sandbox watch). */
+  readonly observers: readonly CompactionObserver[];
+  /** Compaction passes started so far in this run; numbers each pass. */
+  passCount: number;
 }
 
 /** The tools a host of this kind ships with; scripted calls to them are answered from the script. */

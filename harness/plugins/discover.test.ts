@@ -21,6 +21,7 @@ describe("discoverEngines (REG-2)", () => {
       manifestName: "ts-engine",
       version: "1.2.0",
       description: "A TypeScript plugin exporting a ContextEngine subclass",
+      searchTool: null,
       directory: join(FIXTURE_USER, "ts-engine"),
       entry: join(FIXTURE_USER, "ts-engine", "index.ts"),
       bundled: false,

@@ -9,9 +9,15 @@ import type { DiscoveredEngine, DiscoverOptions, EngineLanguage } from "./types.
 /** The engines shipped with ctxbench, found relative to this module rather than the working directory. */
 export const BUNDLED_ROOT = fileURLToPath(new URL("../../engines/", import.meta.url));
 export const USER_PLUGIN_SUBDIR = join("plugins", "context_engine");
+/** TypeScript/JavaScript entry modules, in order of preference (docs/architecture.md, "Engine selection"). */
 export const ENTRY_MODULES = ["index.ts", "index.mts", "index.cts", "index.js", "index.mjs", "index.cjs"] as const;
 /** A Python plugin's package file (the Hermes directory layout); it is loaded by the Hermes bridge. */
 export const PYTHON_ENTRY = "__init__.py";
+
+/** The language a module file is written in; a player needs a loader registered for it. */
+export function languageOfEntry(entry: string): EngineLanguage {
+  return entry.endsWith(".py") ? "python" : "typescript";
+}
 
 export interface PluginRoot {
   directory: string;
@@ -101,7 +107,7 @@ export async function describePlugin(directory: string, name: string, bundled: b
   if (!(await isFile(join(directory, MANIFEST_FILE)))) return null;
   const manifest = await readManifest(directory);
   const { entry, language } = await findEntry(directory);
-  return { name, manifestName: manifest.name, version: manifest.version, description: manifest.description, directory, entry, bundled, language };
+  return { name, manifestName: manifest.name, version: manifest.version, description: manifest.description, searchTool: manifest.searchTool, directory, entry, bundled, language };
 }
 
 /** The entry module decides the language: index.{ts,mts,cts,js,mjs,cjs} is TypeScript/JavaScript, __init__.py is Python. */
@@ -118,7 +124,7 @@ async function findEntry(directory: string): Promise<{ entry: string; language: 
 class MissingEntryError extends UsageError {}
 
 /** Subdirectory names in sorted order, skipping those starting with "_" or "." (upstream). */
-async function pluginDirectoryNames(root: string): Promise<string[]> {
+export async function pluginDirectoryNames(root: string): Promise<string[]> {
   let entries;
   try {
     entries = await readdir(root, { withFileTypes: true });

@@ -22,6 +22,7 @@ export async function hermesCompressor(options: DiscoverOptions): Promise<Discov
     manifestName: "compressor",
     version: null,
     description: `hermes-agent's built-in ContextCompressor (${root})`,
+    searchTool: null,
     directory: root,
     entry,
     bundled: false,

@@ -20,8 +20,10 @@ export interface DiscoveredEngine {
   manifestName: string;
   version: string | null;
   description: string;
+  /** plugin.yaml's `ctxbench: {search_tool}` hint for the quality benchmark, or null. */
+  searchTool: PluginManifest["searchTool"];
   directory: string;
-  /** The entry module (index.ts, index.js or index.mjs; __init__.py for a Python plugin). */
+  /** The entry module (index.ts, index.js, …; __init__.py for a Python plugin). */
   entry: string;
   /** True for the engines shipped inside ctxbench itself. */
   bundled: boolean;

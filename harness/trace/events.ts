@@ -17,6 +17,7 @@ export type TraceEvent =
   | HostEventRecord
   | TurnEndEvent
   | WarningEvent
+  | SandboxWatchEvent
   | RunEndEvent;
 
 interface EventBase {
@@ -130,6 +131,8 @@ export type CompactionOutcome =
 
 export interface CompactionEvent extends EventBase {
   type: "compaction";
+  /** The pass's number in this run (null for a pass refused as busy before it started). */
+  pass: number | null;
   trigger: CompactionTrigger;
   outcome: CompactionOutcome;
   focus_topic: string | null;
@@ -142,13 +145,6 @@ export interface CompactionEvent extends EventBase {
   mode: "in-place" | "rotation";
   error: string | null;
   durationMs: number;
-  /**
-   * Files of the engine's sandbox (relative path → content digest) when the host called compress
-   * and once the engine's work had settled, for a pass the host discarded (outcome "timeout").
-   * Filled in by the certifier, which watches the sandbox (THR-4); absent otherwise.
-   */
-  sandboxBefore?: Record<string, string>;
-  sandboxAfter?: Record<string, string>;
 }
 
 export interface ToolCallEvent extends EventBase {
@@ -185,6 +181,19 @@ export interface WarningEvent extends EventBase {
   type: "warning";
   message: string;
   rule: string | null;
+}
+
+/**
+ * THR-4's sandbox watch, written by the standard recorder during the play: the engine's sandbox
+ * files (relative path → content digest) when the host started a pass it later discarded, and
+ * once the engine's work had settled (null when it had not settled within the host's grace).
+ */
+export interface SandboxWatchEvent extends EventBase {
+  type: "sandbox-watch";
+  /** The discarded pass, as numbered on its compaction event. */
+  pass: number;
+  before: Record<string, string>;
+  after: Record<string, string> | null;
 }
 
 export interface RunEndEvent extends EventBase {

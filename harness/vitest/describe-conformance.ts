@@ -2,12 +2,10 @@ import { basename } from "node:path";
 import { beforeAll, describe, it, type TestContext } from "vitest";
 import type { ContextEngine } from "../contract/context-engine.ts";
 import { isContextEngine } from "../contract/context-engine.ts";
-import { isUnexpected } from "../conformance/expectations.ts";
+import { isUnexpected } from "../conformance/verdict.ts";
 import { DEFAULT_RUN_TIMEOUT_MS, runChecks, type EngineUnderTest } from "../conformance/runner.ts";
 import type { CheckResult } from "../conformance/types.ts";
-import { playScenario } from "../host/play.ts";
 import { readManifest } from "../plugins/manifest.ts";
-import { buildScenario } from "../../scenarios/catalogue/index.ts";
 import { failureReport } from "./failure-report.ts";
 import { planConformance, type ConformanceOptions, type ConformancePlan } from "./conformance-plan.ts";
 
@@ -34,7 +32,7 @@ export function describeConformance(engineFactory: EngineFactory, options: Confo
           const run = await runChecks(engine, plan.checks, {
             seed,
             timeoutMs: plan.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
-            ...(plan.withScenarios ? { scenarios: { build: buildScenario, play: (scenario, instance, play) => playScenario(scenario, instance, play) } } : {}),
+            scenarios: plan.withScenarios,
           });
           results = new Map(run.map((result) => [result.id, result]));
         }, hookTimeoutMs(plan));

@@ -45,6 +45,7 @@ function hostPass(seq: number, input: readonly Message[], output: unknown): Trac
     tokensAfter: 1,
     mode: "in-place",
     error: threw ? output.message : null,
+    pass: seq,
     durationMs: 0,
   };
 }

@@ -4,13 +4,14 @@ import type { ContextEngine } from "../../contract/context-engine.ts";
 import { runGeneralPlugin } from "../../plugins/general.ts";
 import { FixtureBaseEngine } from "../fixtures/index.ts";
 import { runChecks } from "../runner.ts";
-import type { SelectionFacts } from "../types.ts";
+import type { EngineOrigin, SelectionFacts } from "../types.ts";
 import { selectChecks } from "./index.ts";
 
 const HERMES_LCM = fileURLToPath(new URL("../../../test/fixtures/plugins/hermes/hermes-lcm/index.ts", import.meta.url));
 
 async function reg5(create: () => Promise<ContextEngine>, selectedName: string, selection: SelectionFacts | null) {
-  const [result] = await runChecks({ name: "under-test", version: "0", selectedName, manifestName: selection?.manifestName ?? null, selection, createFresh: create }, selectChecks(["REG-5"]), { seed: 1 });
+  const origin: EngineOrigin | null = selection === null ? null : { path: selection.via === "general" ? "general" : "directory", bundled: selection.via === "bundled", directoryName: selection.directoryName, manifestName: selection.manifestName, language: "typescript" };
+  const [result] = await runChecks({ name: "under-test", version: "0", selectedName, manifestName: selection?.manifestName ?? null, origin, createFresh: create }, selectChecks(["REG-5"]), { seed: 1 });
   return result!;
 }
 

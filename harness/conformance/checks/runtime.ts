@@ -94,7 +94,7 @@ const runtimeChecksBySeed: Check[] = [
       const snapshots: Array<{ source: string; event: TraceEvent; before: Record<string, string>; after: Record<string, string> }> = [];
       for (const run of runs) {
         for (const event of run.trace) {
-          if (event.type === "compaction" && event.sandboxBefore && event.sandboxAfter) snapshots.push({ source: run.source, event, before: event.sandboxBefore, after: event.sandboxAfter });
+          if (event.type === "sandbox-watch" && event.after !== null) snapshots.push({ source: run.source, event, before: event.before, after: event.after });
           if (event.type === "engine-call" && event.hook === "compress" && event.detail?.["case"] === "discarded" && "after" in event.detail) {
             snapshots.push({ source: run.source, event, before: event.detail["before"] as Record<string, string>, after: event.detail["after"] as Record<string, string> });
           }

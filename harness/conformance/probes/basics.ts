@@ -1,7 +1,7 @@
 import { isContextEngine } from "../../contract/context-engine.ts";
 import { nativeFacts } from "../../contract/native.ts";
 import type { Usage } from "../../contract/types.ts";
-import type { Probe } from "../types.ts";
+import { selectionFactsOf, type Probe } from "../types.ts";
 import { call, startSession } from "./call.ts";
 
 /** REG-5, ABC-1: what the engine calls itself and what it is made of. */
@@ -25,8 +25,9 @@ export const identityProbe: Probe = {
       nameType: native ? native.contract.nameType : typeof name,
       selectedName: context.selectedName,
       manifestName: context.manifestName,
-      via: context.selection?.via ?? null,
-      directoryName: context.selection?.directoryName ?? null,
+      origin: context.origin,
+      via: context.origin === null ? null : selectionFactsOf(context.origin).via,
+      directoryName: context.origin?.directoryName ?? null,
       isContextEngine: native ? native.contract.isContextEngine : isContextEngine(engine),
       members: native ? native.contract.members : members,
       ...(native ? { nativeClass: { language: native.language, ...native.class } } : {}),

@@ -1,0 +1,95 @@
+import type { Options } from "yargs";
+import { DEFAULT_RUN_TIMEOUT_MS } from "../conformance/runner.ts";
+import { DEFAULT_MAX_TIME_MS } from "../pipeline/bounds.ts";
+import type { EngineRequest } from "../pipeline/plan.ts";
+import { UsageError } from "../util/errors.ts";
+
+// Every option more than one command shares, declared once. A command spreads the groups it
+// takes into its own `options` object, so yargs infers the handler's argument types from them.
+
+/** Selecting one engine (certify, run). */
+export const engineSelection = {
+  engine: { type: "string", describe: 'Engine to use; overrides context.engine of config.yaml (default "compressor"); bundled:NAME names the bundled engine when a plugin of yours has its name' },
+  plugins: { type: "string", array: true, describe: "Another directory holding plugin directories (repeatable)" },
+  "plugin-module": { type: "string", describe: "A general plugin whose register(ctx) may call ctx.register_context_engine()" },
+  config: { type: "string", describe: "The config.yaml to read context.engine from (default ./config.yaml)" },
+  python: { type: "string", describe: "The Python interpreter for Python plugins (3.10 or later; default python3 on PATH)" },
+  "hermes-agent": {
+    type: "string",
+    describe: 'A hermes-agent checkout: its context-engine plugins and its built-in ContextCompressor (as "compressor") become engines; only LLM and network seams are stubbed',
+  },
+} as const satisfies Record<string, Options>;
+
+/** Selecting several engines (compare, bench). */
+export const enginesSelection = {
+  engine: { type: "string", array: true, describe: "Engine to use (repeatable; default: every bundled engine); bundled:NAME names the bundled engine when a plugin of yours has its name" },
+  plugins: engineSelection.plugins,
+  python: engineSelection.python,
+  "hermes-agent": engineSelection["hermes-agent"],
+} as const satisfies Record<string, Options>;
+
+export const seedOption = {
+  seed: { type: "number", describe: "Seed of every scenario, probe and generated transcript (default 1)" },
+} as const satisfies Record<string, Options>;
+
+/** `--max-time`, with the default of the command (the main job certifies and benchmarks every engine). */
+export const maxTimeOption = (defaultSeconds: number) =>
+  ({ type: "number", default: defaultSeconds, describe: "Limit of the whole run in seconds; what finished is reported, the rest times out" }) as const satisfies Options;
+
+/** The bounds the parent enforces on the players (certify, compare, bench, run). */
+export const boundOptions = {
+  timeout: { type: "number", default: DEFAULT_RUN_TIMEOUT_MS, describe: "Limit of one scenario or probe run in ms; its checks time out with it" },
+  "max-time": maxTimeOption(DEFAULT_MAX_TIME_MS / 1000),
+  isolate: {
+    type: "boolean",
+    default: true,
+    describe: "Run the engine in player processes, so one that never returns control or ends its process costs its runs, not the command; --no-isolate runs it in this process (for a debugger)",
+  },
+} as const satisfies Record<string, Options>;
+
+export const quietOption = {
+  quiet: { type: "boolean", default: false, describe: "No progress lines (also quiet when CI=true or not on a terminal)" },
+} as const satisfies Record<string, Options>;
+
+/** A seed given on the command line, checked. */
+export function seedOf(seed: number | undefined): number | undefined {
+  if (seed !== undefined && !Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer, got ${seed}`);
+  return seed;
+}
+
+/** The bounds given on the command line, in the pipeline's units. */
+export function boundsOf(args: { timeout: number; "max-time": number }): { timeoutMs: number; maxTimeMs: number } {
+  if (!(args.timeout >= 1) || args.timeout > TIMER_LIMIT_MS) throw new UsageError(`--timeout must be a positive number of ms up to ${TIMER_LIMIT_MS}, got ${args.timeout}`);
+  return { timeoutMs: args.timeout, maxTimeMs: maxTimeOf(args["max-time"]) };
+}
+
+/** `--max-time` in ms, checked (a timer longer than Node's limit would fire at once). */
+export function maxTimeOf(seconds: number): number {
+  if (!(seconds > 0) || seconds * 1000 > TIMER_LIMIT_MS) throw new UsageError(`--max-time must be a positive number of seconds up to ${Math.floor(TIMER_LIMIT_MS / 1000)}, got ${seconds}`);
+  return Math.max(1, Math.round(seconds * 1000));
+}
+
+const TIMER_LIMIT_MS = 2 ** 31 - 1;
+
+/** `--python` and `--hermes-agent`, as the pipeline takes them. */
+export function pythonRuntimeOf(args: { python?: string | undefined; "hermes-agent"?: string | undefined }): { python?: string; hermesAgent?: string } {
+  return { ...(args.python !== undefined ? { python: args.python } : {}), ...(args["hermes-agent"] !== undefined ? { hermesAgent: args["hermes-agent"] } : {}) };
+}
+
+/** The engine-selection arguments of one command, as the pipeline takes them. */
+export function engineRequestOf(args: {
+  engine?: string | undefined;
+  plugins?: string[] | undefined;
+  "plugin-module"?: string | undefined;
+  config?: string | undefined;
+  python?: string | undefined;
+  "hermes-agent"?: string | undefined;
+}): EngineRequest {
+  return {
+    ...(args.engine !== undefined ? { engine: args.engine } : {}),
+    ...(args.plugins !== undefined ? { pluginDirs: args.plugins } : {}),
+    ...(args["plugin-module"] !== undefined ? { pluginModule: args["plugin-module"] } : {}),
+    ...(args.config !== undefined ? { configPath: args.config } : {}),
+    ...pythonRuntimeOf(args),
+  };
+}

@@ -1,0 +1,138 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BaselineFigure } from "../bench/baseline.ts";
+import { combineSuiteResults, ENGINE_FREE_SUITES } from "../bench/combine.ts";
+import { figuresOf } from "../bench/figures.ts";
+import type { EngineInfo, EngineSpec } from "../plugins/spec.ts";
+import { InProcessPlayer, PlayerProcess, type PlayerConnection } from "../player/client.ts";
+import { addCaptured, type CapturedStream } from "../player/output.ts";
+import { validateResult, type BenchSuiteName, type BenchSuiteResult } from "../../reports/result.ts";
+import type { Bounds } from "./bounds.ts";
+import { playerEnv } from "./env.ts";
+import { EngineLoadError } from "./run.ts";
+
+export interface BenchStageOptions {
+  /** Each engine to measure, as discovery planned it. */
+  engines: readonly EngineSpec[];
+  suites: readonly BenchSuiteName[];
+  seed: number;
+  quick: boolean;
+  bounds: Bounds;
+  isolate: boolean;
+  env: NodeJS.ProcessEnv;
+  /** When the run's bound strikes (default: now + bounds.maxTimeMs). */
+  deadline?: number;
+  onSuite?: (suite: BenchSuiteName, engine: string | null) => void;
+}
+
+export interface BenchStageResult {
+  benchmarks: BenchSuiteResult[];
+  figures: Record<string, BaselineFigure>;
+  /** The engines as their players found them. */
+  engines: EngineInfo[];
+  /** Suites that could not measure an engine (timeout, error), each one line. */
+  failures: string[];
+  output: { stdout: CapturedStream; stderr: CapturedStream };
+}
+
+/**
+ * Benchmarks in players: one player per engine runs that engine's suites, players one after
+ * another (figures measured side by side on shared cores would measure each other); an engine-free
+ * suite runs once in a player without an engine. Per engine, a suite's result is combined with the
+ * other engines' into one. A suite that times out or fails costs that engine's figures (a warning
+ * in the suite, a line in `failures`); the run's bound covers the whole stage.
+ */
+export async function benchStage(options: BenchStageOptions): Promise<BenchStageResult> {
+  const deadline = options.deadline ?? performance.now() + options.bounds.maxTimeMs;
+  const sandbox = mkdtempSync(join(tmpdir(), "ctxbench-bench-"));
+  const parts = new Map<BenchSuiteName, BenchSuiteResult[]>();
+  const failures: string[] = [];
+  const engines: EngineInfo[] = [];
+  const streams: Array<{ stdout: CapturedStream; stderr: CapturedStream }> = [];
+  const engineSuites = options.suites.filter((suite) => !ENGINE_FREE_SUITES.has(suite));
+  const freeSuites = options.suites.filter((suite) => ENGINE_FREE_SUITES.has(suite) || options.engines.length === 0);
+  let players = 0;
+  const open = async (spec: EngineSpec | null, first: boolean): Promise<PlayerConnection> => {
+    const cwd = join(sandbox, `player-${players++}`);
+    mkdirSync(join(cwd, "work"), { recursive: true });
+    const plan = { engine: spec, sandbox: join(cwd, "runs"), limits: options.bounds.limits };
+    const connection = options.isolate ? new PlayerProcess({ plan, cwd: join(cwd, "work"), env: playerEnv(options.env), heapMb: options.bounds.heapMb }) : new InProcessPlayer(plan);
+    const ready = await connection.ready(Math.max(1, Math.min(options.bounds.loadTimeoutMs, deadline - performance.now())));
+    if (!ready.ok) {
+      connection.kill();
+      await connection.close();
+      throw new EngineLoadError(spec === null ? `the bench player ${ready.message}` : `context engine "${spec.name}": ${ready.message.replace(/^the player /, "the player loading it ")}`);
+    }
+    if (ready.engine !== null && first) engines.push(ready.engine);
+    return connection;
+  };
+  const measure = async (connection: PlayerConnection, suite: BenchSuiteName, who: string | null): Promise<boolean> => {
+    options.onSuite?.(suite, who);
+    const remaining = deadline - performance.now();
+    if (remaining <= 0) {
+      failures.push(`${suite}${who ? ` (${who})` : ""}: not run: the run's bound (--max-time) struck first`);
+      return false;
+    }
+    const outcome = await connection.bench(suite, { seed: options.seed, quick: options.quick }, Math.min(remaining, options.bounds.suiteTimeoutMs));
+    if (!outcome.ok) {
+      const bound = remaining <= options.bounds.suiteTimeoutMs ? "the run's bound (--max-time) struck" : `it passed the limit of one suite (${options.bounds.suiteTimeoutMs / 1000} s)`;
+      failures.push(`${suite}${who ? ` (${who})` : ""}: ${outcome.outcome === "timeout" ? `still running when ${bound}; ctxbench stopped the player running it` : outcome.message}`);
+      return false;
+    }
+    const problem = suiteProblem(outcome.result);
+    if (problem !== null) {
+      failures.push(`${suite}${who ? ` (${who})` : ""}: the player's result is malformed (${problem})`);
+      return false;
+    }
+    parts.set(suite, [...(parts.get(suite) ?? []), outcome.result as unknown as BenchSuiteResult]);
+    return true;
+  };
+  const retire = async (connection: PlayerConnection, kill: boolean) => {
+    if (kill) connection.kill();
+    await connection.close();
+    streams.push(connection.output());
+  };
+  try {
+    for (const spec of engineSuites.length > 0 ? options.engines : []) {
+      let connection: PlayerConnection | null = await open(spec, true);
+      for (const suite of engineSuites) {
+        connection ??= await open(spec, false);
+        if (await measure(connection, suite, spec.name)) continue;
+        // A player whose suite failed may be wedged: the engine's next suite gets a fresh one.
+        await retire(connection, true);
+        connection = null;
+      }
+      if (connection !== null) await retire(connection, false);
+    }
+    if (freeSuites.length > 0) {
+      const connection = await open(null, true);
+      for (const suite of freeSuites) await measure(connection, suite, null);
+      await retire(connection, false);
+    }
+  } finally {
+    rmSync(sandbox, { recursive: true, force: true });
+  }
+  const benchmarks: BenchSuiteResult[] = [];
+  const figures: Record<string, BaselineFigure> = {};
+  for (const suite of options.suites) {
+    const suiteParts = parts.get(suite);
+    if (suiteParts === undefined) continue;
+    const combined = combineSuiteResults(suiteParts);
+    const lost = failures.filter((line) => line.startsWith(`${suite} (`) || line.startsWith(`${suite}:`));
+    const result = lost.length > 0 ? { ...combined, warnings: [...combined.warnings, ...lost.map((line) => `not measured: ${line}`)] } : combined;
+    benchmarks.push(result);
+    Object.assign(figures, figuresOf(result));
+  }
+  return { benchmarks, figures, engines, failures, output: { stdout: addCaptured(streams.map((s) => s.stdout)), stderr: addCaptured(streams.map((s) => s.stderr)) } };
+}
+
+/** A valid run info, so a suite result can be checked with the result schema on its own. */
+const PLACEHOLDER_RUN_INFO = { tool: { name: "ctxbench", version: "0" }, node: "", os: "", cpu: "", cores: 1, gitSha: null, seed: 0, command: "", engines: [] };
+
+/** A suite result from a player, checked against the result schema; the problem, or null. */
+function suiteProblem(result: Record<string, unknown>): string | null {
+  const probe = { schemaVersion: 1, runInfo: PLACEHOLDER_RUN_INFO, certifications: [], benchmarks: [result] };
+  const outcome = validateResult(probe);
+  return outcome.ok ? null : `${outcome.problem.path.replace("$.benchmarks[0]", "$")}: ${outcome.problem.message}`;
+}

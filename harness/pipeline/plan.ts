@@ -1,0 +1,170 @@
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { UsageError } from "../util/errors.ts";
+import { CHECKS, selectChecks } from "../conformance/checks/index.ts";
+import { readExpectations, type Expectations } from "../conformance/expectations.ts";
+import { parseShard, shardChecks, type Shard } from "../conformance/shard.ts";
+import { DEFAULT_SEEDS, planSources, type SourceRef } from "../conformance/sources.ts";
+import type { Check } from "../conformance/types.ts";
+import { selectEngine, type EngineSelection, type SelectEngineOptions } from "../plugins/select.ts";
+import { defaultBounds, type Bounds } from "./bounds.ts";
+
+/** How the user selected the engine: what discovery needs, and the flags that repeat it. */
+export interface EngineRequest {
+  /** `--engine` (else `context.engine` of the config). */
+  engine?: string;
+  pluginDirs?: readonly string[];
+  pluginModule?: string;
+  configPath?: string;
+  /** `--python`: the interpreter for Python plugins. */
+  python?: string;
+  /** `--hermes-agent`: a hermes-agent checkout (its plugins and built-in compressor become engines). */
+  hermesAgent?: string;
+}
+
+export interface CertifyRequest extends EngineRequest {
+  cwd: string;
+  /** Check ids, rules or prefixes (default: all). */
+  checks?: readonly string[];
+  /** `i/n`. */
+  shard?: string;
+  seeds?: readonly number[];
+  /** An expectations file (default `<plugin dir>/expectations.yaml` when it exists). */
+  expectationsPath?: string;
+  /** The run rewrites the expectations file (a missing one is created). */
+  updateExpectations?: boolean;
+  bounds?: Partial<Bounds>;
+  /** Run the players in this process (for a debugger). */
+  isolate?: boolean;
+  /** Replaces the bundled `engines/` root; for tests of the loader itself. */
+  bundledRoot?: string;
+}
+
+export interface ExpectationsPlan {
+  /** The file read, or null. */
+  path: string | null;
+  entries: Expectations;
+  warnings: string[];
+  /**
+   * Expectations beside each directory the engine may come from (general-plugin resolution picks
+   * one in the player); read and checked now, so a malformed one stops the command before work.
+   */
+  byLocation: ReadonlyMap<string, { path: string; entries: Expectations; warnings: string[] }>;
+  /** Where `--update-expectations` writes, when asked: the file given, else beside the plugin. */
+  update: boolean;
+}
+
+export interface CertificationPlan {
+  cwd: string;
+  selection: EngineSelection;
+  /** The selection flags as typed (for the commands a result and its repros print). */
+  flags: string[];
+  /** `--checks` as given (empty: all). */
+  checkSelectors: string[];
+  checks: Check[];
+  seeds: number[];
+  sources: SourceRef[];
+  shard: Shard | null;
+  bounds: Bounds;
+  expectations: ExpectationsPlan;
+  isolate: boolean;
+}
+
+/**
+ * Plan a certification: the engine from discovery (no engine code runs), the checks and shard,
+ * the runs they read at every seed, the bounds, the expectations. Every problem with the request
+ * is a UsageError here, before any work starts.
+ */
+export async function planCertification(request: CertifyRequest): Promise<CertificationPlan> {
+  const seeds = [...(request.seeds ?? DEFAULT_SEEDS)];
+  if (seeds.length === 0 || seeds.some((seed) => !Number.isSafeInteger(seed))) throw new UsageError(`seeds must be integers, got ${JSON.stringify(request.seeds)}`);
+  const checks = planChecks(request.checks ?? [], request.shard);
+  const selection = await selectEngine(selectOptions(request));
+  const bounds = defaultBounds(request.bounds);
+  assertBounds(bounds);
+  return {
+    cwd: request.cwd,
+    selection,
+    flags: selectionFlags(request, selection.spec.selection),
+    checkSelectors: [...(request.checks ?? [])],
+    checks: checks.checks,
+    seeds,
+    sources: planSources(checks.checks, seeds, true),
+    shard: checks.shard,
+    bounds,
+    expectations: planExpectations(request, selection),
+    isolate: request.isolate ?? true,
+  };
+}
+
+export function selectOptions(request: EngineRequest & { cwd: string; bundledRoot?: string }): SelectEngineOptions {
+  return {
+    cwd: request.cwd,
+    ...(request.engine !== undefined ? { name: request.engine } : {}),
+    ...(request.pluginDirs !== undefined ? { pluginDirs: [...request.pluginDirs] } : {}),
+    ...(request.pluginModule !== undefined ? { pluginModule: request.pluginModule } : {}),
+    ...(request.configPath !== undefined ? { configPath: request.configPath } : {}),
+    ...(request.bundledRoot !== undefined ? { bundledRoot: request.bundledRoot } : {}),
+    ...(request.python !== undefined ? { python: request.python } : {}),
+    ...(request.hermesAgent !== undefined ? { hermesAgent: request.hermesAgent } : {}),
+  };
+}
+
+function planChecks(selectors: readonly string[], shardText: string | undefined): { checks: Check[]; shard: Shard | null } {
+  const unmatched = selectors.filter((selector) => selectChecks([selector]).length === 0);
+  if (unmatched.length > 0) throw new UsageError(`no check matches ${unmatched.map((s) => `"${s}"`).join(", ")}; see the check ids in harness/conformance/checks`);
+  const shard = shardText === undefined ? null : parseShard(shardText);
+  if (shardText !== undefined && shard === null) throw new UsageError(`--shard must be i/n with 1 <= i <= n, got "${shardText}"`);
+  const selected = selectChecks(selectors);
+  return { checks: shard ? shardChecks(selected, shard) : selected, shard };
+}
+
+export function assertBounds(bounds: Bounds): void {
+  const limit = 2 ** 31 - 1;
+  for (const [flag, value] of [["--timeout", bounds.timeoutMs], ["--max-time", bounds.maxTimeMs], ["the load bound", bounds.loadTimeoutMs]] as const) {
+    if (!(value > 0) || value > limit) throw new UsageError(`${flag} must be a positive number of ms up to ${limit}, got ${value}`);
+  }
+  if (!Number.isInteger(bounds.players) || bounds.players < 1) throw new UsageError(`the number of players must be a positive integer, got ${bounds.players}`);
+}
+
+function planExpectations(request: CertifyRequest, selection: EngineSelection): ExpectationsPlan {
+  const known = CHECKS.map((check) => check.id);
+  const read = (path: string) => {
+    const { expectations, warnings } = readExpectations(path, known);
+    return { path, entries: expectations, warnings };
+  };
+  const update = request.updateExpectations === true;
+  if (request.expectationsPath !== undefined) {
+    const path = resolve(request.cwd, request.expectationsPath);
+    if (!existsSync(path)) {
+      if (!update) throw new UsageError(`expectations file ${path} does not exist`);
+      return { path, entries: new Map(), warnings: [], byLocation: new Map(), update };
+    }
+    return { ...read(path), byLocation: new Map(), update };
+  }
+  const byLocation = new Map<string, { path: string; entries: Expectations; warnings: string[] }>();
+  for (const candidate of selection.spec.candidates) {
+    if (candidate.path === "module") continue;
+    const path = join(candidate.location, "expectations.yaml");
+    if (existsSync(path)) byLocation.set(candidate.location, read(path));
+  }
+  return { path: null, entries: new Map(), warnings: [], byLocation, update };
+}
+
+/**
+ * The engine-selection flags as the user typed them, to repeat in recorded and replay commands;
+ * `--engine` always names the selection (it may have come from config.yaml).
+ */
+export function selectionFlags(request: EngineRequest, selection: string): string[] {
+  const flags: string[] = ["--engine", selection];
+  for (const dir of request.pluginDirs ?? []) flags.push("--plugins", dir);
+  if (request.pluginModule !== undefined) flags.push("--plugin-module", request.pluginModule);
+  if (request.python !== undefined) flags.push("--python", request.python);
+  if (request.hermesAgent !== undefined) flags.push("--hermes-agent", request.hermesAgent);
+  return flags;
+}
+
+/** A command line as a shell reads it: arguments quoted where they need it. */
+export function shellLine(words: readonly string[]): string {
+  return words.map((word) => (/^[\w./@:=,+-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`)).join(" ");
+}

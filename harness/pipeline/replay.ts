@@ -1,0 +1,32 @@
+import { parseSourceLabel } from "../conformance/sources.ts";
+import type { CheckResult } from "../conformance/types.ts";
+import { shellLine } from "./plan.ts";
+
+export interface ReplayCommands {
+  /** Certifies this one check again, at the seed that shows the outcome. */
+  certify: string;
+  /** One `ctxbench run` per run that shows it, writing the trace the check read. */
+  runs: Array<{ source: string; seed: number; command: string }>;
+}
+
+/** Where a replayed trace goes: the run's name and seed, made safe for a file name. */
+export function replayTraceFile(source: string, seed: number): string {
+  const { kind, name } = parseSourceLabel(source);
+  return `${kind === "probe" ? "probe-" : ""}${name.replace(/[^A-Za-z0-9._-]+/g, "_")}-seed${seed}.jsonl`;
+}
+
+/**
+ * The commands that replay a check: `flags` select the engine exactly as the run did. Each
+ * `ctxbench run` plays the scenario (or the probe) with the same standard recorders a
+ * certification player uses, so its trace holds the events the check's evidence names.
+ */
+export function replayCommands(flags: readonly string[], result: CheckResult): ReplayCommands {
+  const seed = result.shownBy[0]?.seed ?? result.seeds[0] ?? 1;
+  const certify = shellLine(["ctxbench", "certify", ...flags, "--checks", result.id, "--seed", String(seed)]);
+  const runs = result.shownBy.map(({ source, seed: runSeed }) => {
+    const { kind, name } = parseSourceLabel(source);
+    const what = kind === "scenario" ? ["--scenario", name] : ["--probe", name];
+    return { source, seed: runSeed, command: shellLine(["ctxbench", "run", ...flags, ...what, "--seed", String(runSeed), "--trace", replayTraceFile(source, runSeed)]) };
+  });
+  return { certify, runs };
+}

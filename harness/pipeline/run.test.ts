@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { selectEngine } from "../plugins/select.ts";
+import { defaultBounds } from "./bounds.ts";
+import { EngineLoadError, runStage } from "./run.ts";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const HOSTILE = join(REPO, "test/fixtures/plugins/hostile");
+const sandbox = mkdtempSync(join(tmpdir(), "ctxbench-run-stage-"));
+afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
+
+const spec = async (name: string) => (await selectEngine({ cwd: REPO, name, pluginDirs: [HOSTILE] })).spec;
+const probes = (...names: string[]) => names.map((name) => ({ source: { kind: "probe" as const, name, seed: 1 } }));
+const outcomeOf = (outcomes: Map<string, { ok: boolean; outcome?: string; message?: string }>, name: string) => {
+  const outcome = outcomes.get(`probe:${name}#1`)!;
+  return outcome.ok ? "recorded" : `${outcome.outcome}: ${outcome.message}`;
+};
+
+describe("the run stage: runs pulled by players, bounded by the parent", () => {
+  it("stops a player whose run passes its bound and gives the next run to a fresh one", async () => {
+    const stage = await runStage({ spec: await spec("never-compress"), runs: probes("usage", "compress", "identity"), bounds: defaultBounds({ players: 1, timeoutMs: 1500 }), isolate: true, sandbox, env: process.env });
+    expect(outcomeOf(stage.outcomes, "usage")).toBe("recorded");
+    expect(outcomeOf(stage.outcomes, "compress")).toMatch(/^timeout: probe:compress did not finish within 1500 ms/);
+    expect(outcomeOf(stage.outcomes, "identity")).toBe("recorded");
+    expect(stage.playersStarted).toBe(2);
+    expect(stage.engine).toMatchObject({ name: "never-compress", path: "directory", bundled: false, directoryName: "never-compress", manifestName: "never-compress", language: "typescript" });
+  });
+
+  it("ends the whole stage when --max-time strikes: the run in flight and the runs not started are timeouts", async () => {
+    const stage = await runStage({ spec: await spec("never-compress"), runs: probes("compress", "identity"), bounds: defaultBounds({ players: 1, maxTimeMs: 4000 }), isolate: true, sandbox, env: process.env });
+    expect(outcomeOf(stage.outcomes, "compress")).toBe("timeout: probe:compress was still playing when the run's bound (--max-time 4 s) struck; ctxbench stopped the player running it");
+    expect(outcomeOf(stage.outcomes, "identity")).toBe("timeout: probe:identity: not played: the run's bound (--max-time 4 s) struck first");
+  });
+
+  it("turns an engine that cannot load into one EngineLoadError", async () => {
+    const error = await runStage({ spec: await spec("exit-at-import"), runs: probes("usage"), bounds: defaultBounds(), isolate: true, sandbox, env: process.env }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(EngineLoadError);
+    expect((error as Error).message).toBe('context engine "exit-at-import": the player loading it exited (code 0) (does the engine\'s module call process.exit when it is imported?)');
+  });
+
+  it("plays the same runs in this process with --no-isolate (for a debugger), through the same protocol", async () => {
+    const stage = await runStage({ spec: await spec("throw-select"), runs: probes("usage", "identity"), bounds: defaultBounds({ players: 1 }), isolate: false, sandbox, env: process.env });
+    expect([outcomeOf(stage.outcomes, "usage"), outcomeOf(stage.outcomes, "identity")]).toEqual(["recorded", "recorded"]);
+  });
+});

@@ -1,0 +1,204 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { UsageError } from "../util/errors.ts";
+import type { RunOutcome } from "../conformance/evaluate.ts";
+import { sourceKey, sourceLabel, type SourceRef } from "../conformance/sources.ts";
+import type { EngineInfo, EngineSpec } from "../plugins/spec.ts";
+import { InProcessPlayer, PlayerProcess, type PlayerConnection, type PlayOutcome } from "../player/client.ts";
+import { addCaptured, type CapturedStream } from "../player/output.ts";
+import type { IntegrityFinding, PlayCommand, SourceStats } from "../player/protocol.ts";
+import { buildScenario } from "../../scenarios/catalogue/index.ts";
+import type { Scenario } from "../../scenarios/format.ts";
+import type { Bounds } from "./bounds.ts";
+
+/** A run to record, with what its play command carries beyond the source. */
+export interface PlannedRun {
+  source: SourceRef;
+  /** The scenario, when it is not the catalogue's (a file given to `ctxbench run`). */
+  scenario?: Scenario;
+  home?: string;
+  storePath?: string;
+  compactionTimeoutMs?: number;
+}
+
+export interface RunStageOptions {
+  spec: EngineSpec;
+  runs: readonly PlannedRun[];
+  bounds: Bounds;
+  isolate: boolean;
+  /** The run's sandbox root (the players' working directories and the engines' homes go here). */
+  sandbox: string;
+  env: NodeJS.ProcessEnv;
+  /** Called as each run is settled (progress lines). */
+  onRun?: (run: PlannedRun, outcome: RunOutcome) => void;
+}
+
+export interface RunStageResult {
+  engine: EngineInfo;
+  /** By sourceKey. */
+  outcomes: Map<string, RunOutcome>;
+  /** Intrinsics the engine replaced, as players reported them. */
+  intrinsics: IntegrityFinding[];
+  /** Frames on the players' channels that failed authentication. */
+  forgedFrames: number;
+  output: { stdout: CapturedStream; stderr: CapturedStream };
+  /** Players started (a bound that strikes, a death or a tainted player costs a fresh one). */
+  playersStarted: number;
+  /** What the recorded runs cost on the channel: frames' bytes, events, distinct messages, the players' play and shipping time. */
+  channel: SourceStats;
+}
+
+/** The engine could not be loaded in a player: a one-line usage error (exit 2). */
+export class EngineLoadError extends UsageError {}
+
+/**
+ * Record every run in players: pull scheduling over `bounds.players` players, each run timed by
+ * this process (a bound that strikes stops the player, and a fresh one takes the next run), the
+ * whole stage bounded by `maxTimeMs`. A player that dies while loading, or does not get ready in
+ * time, ends the stage with an EngineLoadError. Engine code never runs here (unless `isolate` is
+ * false, for a debugger).
+ */
+export async function runStage(options: RunStageOptions): Promise<RunStageResult> {
+  const { bounds } = options;
+  const deadline = performance.now() + bounds.maxTimeMs;
+  const queue = [...options.runs];
+  const outcomes = new Map<string, RunOutcome>();
+  const intrinsics: IntegrityFinding[] = [];
+  const streams: Array<{ stdout: CapturedStream; stderr: CapturedStream }> = [];
+  let forgedFrames = 0;
+  const channel: SourceStats = { events: 0, messages: 0, bytes: 0, playMs: 0, shipMs: 0 };
+  let engine: EngineInfo | null = null;
+  let started = 0;
+  let failure: EngineLoadError | null = null;
+  const live = new Set<PlayerConnection>();
+  let struck = false;
+  const maxTimer = setTimeout(() => {
+    struck = true;
+    for (const connection of live) connection.kill();
+  }, bounds.maxTimeMs);
+
+  const settle = (run: PlannedRun, outcome: RunOutcome) => {
+    outcomes.set(sourceKey(run.source), outcome);
+    options.onRun?.(run, outcome);
+  };
+  const retire = async (connection: PlayerConnection, kill: boolean) => {
+    if (kill) connection.kill();
+    await connection.close();
+    live.delete(connection);
+    forgedFrames += connection.forgedFrames;
+    streams.push(connection.output());
+  };
+  const start = async (): Promise<PlayerConnection | null> => {
+    const index = started++;
+    const cwd = join(options.sandbox, `player-${index}`);
+    mkdirSync(join(cwd, "work"), { recursive: true });
+    const plan = { engine: options.spec, sandbox: join(cwd, "runs"), limits: bounds.limits };
+    const connection = options.isolate ? new PlayerProcess({ plan, cwd: join(cwd, "work"), env: options.env, heapMb: bounds.heapMb }) : new InProcessPlayer(plan);
+    live.add(connection);
+    const loadMs = Math.min(bounds.loadTimeoutMs, Math.max(1, deadline - performance.now()));
+    const ready = await connection.ready(loadMs);
+    if (!ready.ok || ready.engine === null) {
+      await retire(connection, true);
+      if (failure === null) failure = new EngineLoadError(loadFailureMessage(options.spec, ready.ok ? "loaded no engine" : ready.message, struck, bounds));
+      return null;
+    }
+    engine ??= ready.engine;
+    if (ready.integrity.length > 0) {
+      intrinsics.push(...ready.integrity);
+      // Nothing it records can be trusted: the harness's own code would run on the replacements.
+      const targets = ready.integrity.map((finding) => finding.target).join(", ");
+      for (const run of queue.splice(0)) settle(run, { ok: false, outcome: "error", message: `${sourceLabel(run.source)}: not played: the engine replaced ${targets} when it was loaded, so nothing recorded with it can be trusted`, durationMs: 0 });
+      await retire(connection, true);
+      return null;
+    }
+    return connection;
+  };
+
+  const lane = async () => {
+    let connection: PlayerConnection | null = null;
+    while (queue.length > 0 && failure === null) {
+      if (struck) break;
+      connection ??= await start();
+      if (connection === null) break;
+      const run = queue.shift();
+      if (run === undefined) break;
+      const label = sourceLabel(run.source);
+      const remaining = deadline - performance.now();
+      const limitedByRun = remaining < bounds.timeoutMs;
+      const limit = Math.max(1, Math.min(bounds.timeoutMs, remaining));
+      const startedAt = performance.now();
+      const timeoutMessage = limitedByRun
+        ? `${label} was still playing when the run's bound (--max-time ${seconds(bounds.maxTimeMs)}) struck; ctxbench stopped the player running it`
+        : `${label} did not finish within ${limit} ms: the engine did not return control, or a hook never settled, so ctxbench stopped the player running it and went on without it`;
+      const outcome: PlayOutcome = await connection.play(playRequest(run), limit, timeoutMessage);
+      const durationMs = performance.now() - startedAt;
+      if (outcome.integrity.length > 0) intrinsics.push(...outcome.integrity);
+      if (outcome.ok) {
+        for (const key of Object.keys(channel) as Array<keyof SourceStats>) channel[key] += outcome.stats[key];
+        settle(run, { ok: true, trace: outcome.trace, scenario: scenarioOf(run), durationMs });
+      } else {
+        const message = struck && outcome.outcome !== "timeout" ? `${label} was still playing when the run's bound (--max-time ${seconds(bounds.maxTimeMs)}) struck` : outcome.outcome === "timeout" ? outcome.message : playerError(label, outcome.message);
+        settle(run, { ok: false, outcome: struck ? "timeout" : outcome.outcome, message, durationMs });
+      }
+      if (!connection.alive || outcome.integrity.length > 0) {
+        // A player that timed out, died, broke the protocol or was tainted is replaced for the next run.
+        await retire(connection, true);
+        connection = null;
+      }
+    }
+    if (connection !== null) await retire(connection, false);
+  };
+
+  try {
+    const lanes = Math.max(1, Math.min(bounds.players, options.runs.length));
+    await Promise.all(Array.from({ length: lanes }, () => lane()));
+  } finally {
+    clearTimeout(maxTimer);
+    for (const connection of live) connection.kill();
+  }
+  if (failure !== null) throw failure;
+  for (const run of queue.splice(0)) {
+    settle(run, { ok: false, outcome: "timeout", message: `${sourceLabel(run.source)}: not played: the run's bound (--max-time ${seconds(bounds.maxTimeMs)}) struck first`, durationMs: 0 });
+  }
+  if (engine === null) throw new EngineLoadError(loadFailureMessage(options.spec, "no player got ready", struck, bounds));
+  return {
+    engine,
+    outcomes,
+    intrinsics,
+    forgedFrames,
+    output: { stdout: addCaptured(streams.map((s) => s.stdout)), stderr: addCaptured(streams.map((s) => s.stderr)) },
+    playersStarted: started,
+    channel,
+  };
+}
+
+function playRequest(run: PlannedRun): Omit<PlayCommand, "type" | "id"> {
+  return {
+    source: run.source,
+    ...(run.scenario !== undefined ? { scenario: run.scenario as unknown as Record<string, unknown> } : {}),
+    ...(run.home !== undefined ? { home: run.home } : {}),
+    ...(run.storePath !== undefined ? { storePath: run.storePath } : {}),
+    ...(run.compactionTimeoutMs !== undefined ? { compactionTimeoutMs: run.compactionTimeoutMs } : {}),
+  };
+}
+
+/** The scenario the checks read beside the trace: the given one, or the catalogue's, built here. */
+function scenarioOf(run: PlannedRun): Scenario | null {
+  if (run.source.kind !== "scenario") return null;
+  return run.scenario ?? buildScenario(run.source.name, run.source.seed);
+}
+
+function playerError(label: string, message: string): string {
+  if (message.startsWith(label)) return message;
+  return `${label}: the player process running it ${message}`;
+}
+
+function loadFailureMessage(spec: EngineSpec, message: string, struck: boolean, bounds: Bounds): string {
+  if (struck) return `context engine "${spec.name}" was still loading when the run's bound (--max-time ${seconds(bounds.maxTimeMs)}) struck`;
+  const text = message.replace(/^the player /, "");
+  if (/^(exited|could not be started|broke the protocol)/.test(text)) return `context engine "${spec.name}": the player loading it ${text}${/^exited \(code 0/.test(text) ? " (does the engine's module call process.exit when it is imported?)" : ""}`;
+  if (/^did not finish loading/.test(text)) return `context engine "${spec.name}": the player ${text}`;
+  return text.startsWith(`context engine "${spec.name}"`) ? text : `context engine "${spec.name}" failed to load: ${text}`;
+}
+
+const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
