@@ -8,7 +8,7 @@ import { certifyJsonOf } from "../../reports/result.ts";
 import { writeAllReports } from "../../reports/write-all.ts";
 import { NegativeVerdict } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
-import { boundOptions, boundsOf, engineRequestOf, engineSelection, seedOf, seedOption } from "./options.ts";
+import { boundOptions, boundsOf, checksOption, engineRequestOf, engineSelection, seedOf, seedOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
 
 export const CERTIFY_FORMATS = ["terminal", "json", "junit", "markdown", "tap"] as const;
@@ -17,7 +17,7 @@ const certifyOptions = {
   ...engineSelection,
   ...seedOption,
   ...boundOptions,
-  checks: { type: "string", array: true, describe: "Check ids, rules or prefixes to run (e.g. CMP-2, CMP-2/orphaned-result, THR); default all" },
+  ...checksOption,
   expectations: { type: "string", describe: "Expectations file (YAML: check id -> {expected, reason, link}); default <plugin dir>/expectations.yaml if present" },
   "update-expectations": {
     type: "boolean",

@@ -5,12 +5,13 @@ import { compareEngines } from "../pipeline/compare.ts";
 import { reporters, REPORT_FORMATS, writeAllReports } from "../../reports/index.ts";
 import { UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
-import { boundOptions, boundsOf, enginesSelection, pythonRuntimeOf, quietOption, seedOf, seedOption } from "./options.ts";
+import { boundOptions, boundsOf, checksOption, enginesSelection, pythonRuntimeOf, quietOption, seedOf, seedOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
 
 const compareOptions = {
   ...enginesSelection,
   ...seedOption,
+  ...checksOption,
   ...boundOptions,
   ...quietOption,
   suite: { array: true, choices: availableSuites(), describe: "Benchmark suite (repeatable; default: all)" },
@@ -46,6 +47,7 @@ export function compareCommand(io: CliIo): CommandModule<object, CompareArgs> {
         ...pythonRuntimeOf(args),
         suites: args.bench ? (args.suite ?? availableSuites()) : [],
         certify: args.certify,
+        ...(args.checks !== undefined ? { checks: args.checks } : {}),
         ...(seed !== undefined ? { seed } : {}),
         quick: args.quick,
         bounds: boundsOf(args),

@@ -28,6 +28,11 @@ export const enginesSelection = {
   "hermes-agent": engineSelection["hermes-agent"],
 } as const satisfies Record<string, Options>;
 
+/** The checks to run (certify, compare). */
+export const checksOption = {
+  checks: { type: "string", array: true, describe: "Check ids, rules or prefixes to run (e.g. CMP-2, CMP-2/orphaned-result, THR); default all" },
+} as const satisfies Record<string, Options>;
+
 export const seedOption = {
   seed: { type: "number", describe: "Seed of every scenario, probe and generated transcript (default 1)" },
 } as const satisfies Record<string, Options>;

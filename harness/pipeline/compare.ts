@@ -21,6 +21,8 @@ export interface CompareRequest {
   /** Suites to run; an empty list runs no benchmark. */
   suites: readonly BenchSuiteName[];
   certify: boolean;
+  /** Check ids, rules or prefixes each engine is certified on (default: all). */
+  checks?: readonly string[];
   seed?: number;
   quick: boolean;
   bounds?: Partial<Bounds>;
@@ -77,7 +79,7 @@ export async function compareEngines(request: CompareRequest): Promise<CompareOu
   const plans: CertificationPlan[] = [];
   if (request.certify) {
     for (const name of names) {
-      plans.push(await planCertification({ cwd: request.cwd, engine: name, pluginDirs, ...runtimeOf(request), ...(seed !== undefined ? { seeds: [seed] } : {}), bounds, isolate: request.isolate ?? true }));
+      plans.push(await planCertification({ cwd: request.cwd, engine: name, pluginDirs, ...runtimeOf(request), ...(seed !== undefined ? { seeds: [seed] } : {}), ...(request.checks !== undefined ? { checks: request.checks } : {}), bounds, isolate: request.isolate ?? true }));
     }
   }
   for (const [index, plan] of plans.entries()) {
@@ -133,13 +135,14 @@ function runtimeOf(request: Pick<CompareRequest, "python" | "hermesAgent">): { p
 }
 
 /** Every flag that selected engines, plugins, suites and inputs, so pasting it reproduces the run. */
-export function compareCommandLine(names: readonly string[], pluginDirs: readonly string[], request: Pick<CompareRequest, "suites" | "certify" | "seed" | "quick" | "python" | "hermesAgent">): string {
+export function compareCommandLine(names: readonly string[], pluginDirs: readonly string[], request: Pick<CompareRequest, "suites" | "certify" | "checks" | "seed" | "quick" | "python" | "hermesAgent">): string {
   const words = ["ctxbench", "compare", ...names.flatMap((name) => ["--engine", name]), ...pluginDirs.flatMap((dir) => ["--plugins", dir])];
   if (request.python !== undefined) words.push("--python", request.python);
   if (request.hermesAgent !== undefined) words.push("--hermes-agent", request.hermesAgent);
   if (request.suites.length === 0) words.push("--no-bench");
   else words.push(...request.suites.flatMap((suite) => ["--suite", suite]));
   if (!request.certify) words.push("--no-certify");
+  else if (request.checks !== undefined && request.checks.length > 0) words.push("--checks", ...request.checks);
   words.push("--seed", String(request.seed ?? 1));
   if (request.quick) words.push("--quick");
   return shellLine(words);

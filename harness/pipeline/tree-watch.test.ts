@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -44,6 +45,22 @@ describe("watching the user's tree for writes outside the sandbox", () => {
     mkdirSync(join(plugins, "mine", "__pycache__"));
     writeFileSync(join(plugins, "mine", "__pycache__", "x.pyc"), "");
     expect(changedPaths(before, snapshotTrees(roots, [out]))).toEqual([{ path: join(plugins, "mine", "state.db"), change: "added" }]);
+  });
+
+  it("leaves out the file its own stdout is redirected into (ctxbench certify --format json > result.json)", () => {
+    const cwd = tree("redirected", { "src/a.ts": "a" });
+    const output = openSync(join(cwd, "result.json"), "w");
+    const program = `import { changedPaths, snapshotTrees } from ${JSON.stringify(new URL("./tree-watch.ts", import.meta.url).href)};
+const roots = [{ path: ${JSON.stringify(cwd)}, additions: false }];
+const before = snapshotTrees(roots, []);
+process.stdout.write("x".repeat(10000));
+await new Promise((resolve) => setTimeout(resolve, 20));
+process.stderr.write(JSON.stringify(changedPaths(before, snapshotTrees(roots, []))));`;
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", program], { stdio: ["ignore", output, "pipe"], encoding: "utf8" });
+    closeSync(output);
+    expect(child.status, child.stderr).toBe(0);
+    expect(readFileSync(join(cwd, "result.json"), "utf8")).toHaveLength(10000);
+    expect(JSON.parse(child.stderr)).toEqual([]);
   });
 
   it("does not watch the temporary directory from above it, where every process on the machine writes", () => {

@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, type Stats } from "node:fs";
+import { fstatSync, lstatSync, readdirSync, type Stats } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
 
@@ -35,6 +35,7 @@ export function snapshotTrees(roots: readonly WatchedRoot[], skip: readonly stri
   const skipped = [...skip.map((path) => resolve(path)), ...(roots.some((root) => isWithin(temporary, resolve(root.path))) ? [temporary] : [])];
   const entries = new Map<string, string>();
   let truncated = false;
+  const streams = ownStreamFiles();
   const isSkipped = (path: string) => skipped.some((root) => isWithin(path, root));
   const walk = (directory: string) => {
     let names: string[];
@@ -57,6 +58,7 @@ export function snapshotTrees(roots: readonly WatchedRoot[], skip: readonly stri
       } catch {
         continue;
       }
+      if (streams.has(`${stats.dev}:${stats.ino}`)) continue;
       entries.set(path, stats.isDirectory() ? "dir" : `${stats.isSymbolicLink() ? "link" : "file"}:${stats.size}:${stats.mtimeMs}`);
       if (stats.isDirectory()) walk(path);
     }
@@ -64,6 +66,23 @@ export function snapshotTrees(roots: readonly WatchedRoot[], skip: readonly stri
   const unique = [...new Map(roots.map((root) => [resolve(root.path), { ...root, path: resolve(root.path) }])).values()];
   for (const root of unique) if (!isSkipped(root.path)) walk(root.path);
   return { roots: unique, entries, truncated };
+}
+
+/**
+ * The files this process's stdin, stdout and stderr are (`> result.json 2> log` in the project):
+ * ctxbench writes them itself, so they are not an engine's writes. As device:inode.
+ */
+function ownStreamFiles(): Set<string> {
+  const files = new Set<string>();
+  for (const fd of [0, 1, 2]) {
+    try {
+      const stats = fstatSync(fd);
+      if (stats.isFile()) files.add(`${stats.dev}:${stats.ino}`);
+    } catch {
+      // A closed descriptor is no file.
+    }
+  }
+  return files;
 }
 
 /** Whether `path` is `root` or lies under it. */

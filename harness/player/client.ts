@@ -4,6 +4,7 @@ import type { EngineInfo } from "../plugins/spec.ts";
 import { TraceDecodeError, TraceDecoder } from "../trace/interned.ts";
 import type { Trace } from "../trace/events.ts";
 import { FrameReader, newSecret } from "./frames.ts";
+import { cpuWaitMs } from "./cpu-wait.ts";
 import { IntrinsicsWatch } from "./integrity.ts";
 import "./loaders/index.ts";
 import { Player } from "./player.ts";
@@ -106,6 +107,8 @@ class Session {
     private readonly sendCommand: (command: Command) => void,
     private readonly stop: () => void,
     private readonly lastWords: () => string,
+    /** The player's time waiting for a CPU so far, ms (it does not count against a bound). */
+    private readonly cpuWait: () => number = () => 0,
   ) {}
 
   /** A frame body from the channel. */
@@ -167,11 +170,21 @@ class Session {
         accept: waiter.accept,
         fail: (how, outcome) => waiter.fail(outcome === "timeout" ? how : how + this.lastWords(), outcome),
       };
-      timer = setTimeout(() => {
+      const startedAt = performance.now();
+      const waitedBefore = this.cpuWait();
+      const arm = (ms: number) => {
+        timer = setTimeout(check, Math.max(1, Math.min(ms, 2 ** 31 - 1)));
+      };
+      // The bound counts the player's own time: wall time less what it spent waiting for a CPU
+      // taken by other processes. The run's overall bound (--max-time) is wall time, kept by the caller.
+      const check = () => {
+        const own = performance.now() - startedAt - (this.cpuWait() - waitedBefore);
+        if (own < timeoutMs) return arm(timeoutMs - own);
         const how = onTimeout();
         this.died(how, "timeout");
         this.stop();
-      }, Math.max(1, Math.min(timeoutMs, 2 ** 31 - 1)));
+      };
+      arm(timeoutMs);
       if (command !== null) this.sendCommand(command(this.#nextId++));
       while (this.#waiter !== null && this.#early.length > 0) {
         const [message, size] = this.#early.shift()!;
@@ -313,6 +326,7 @@ export class PlayerProcess extends SessionConnection {
       (command) => void (child.stdin as Writable).write(`${JSON.stringify(command)}\n`),
       () => this.kill(),
       () => this.#lastWords(),
+      () => cpuWaitMs(child.pid),
     );
     const reader = new FrameReader(secret, this.limits.maxFrameBytes, {
       frame: (body) => this.session.accept(body),

@@ -39,7 +39,7 @@ export async function loadPlannedEngine(spec: EngineSpec, sandbox: string): Prom
       continue;
     }
     if (loaded === null) continue;
-    const reportedName = readName(loaded.first);
+    const reportedName = readName(loaded.first, candidate.entry);
     const version = candidate.manifest?.version ?? ownVersion(loaded.first);
     // Every run gets a fresh engine: the one made while loading (for a Python plugin, a process) is let go of.
     await disposeEngine(loaded.first).catch(() => undefined);

@@ -27,7 +27,7 @@ export const typescriptLoader: EngineLoader = {
       throw new EngineLoadFailure(`${candidate.entry}: register() threw: ${firstLine(error)}`);
     }
     const registered = collector.engines[0];
-    if (registered === undefined || readName(registered) !== context.name) return null;
+    if (registered === undefined || readName(registered, candidate.entry) !== context.name) return null;
     const first = cloneForAgent(registered, candidate.entry);
     return { first, notices: collector.warnings, createFresh: async () => cloneForAgent(registered, candidate.entry) };
   },
@@ -60,12 +60,16 @@ function cloneForAgent(engine: ContextEngine, entry: string): ContextEngine {
   return clone;
 }
 
-/** The engine's own name, or null when reading it fails. */
-export function readName(engine: ContextEngine): string | null {
+/**
+ * The engine's own name, or null when it is not a string. A getter that throws is a load
+ * failure naming the file, as it was before isolation: no run can be attributed to the engine.
+ */
+export function readName(engine: ContextEngine, file: string): string | null {
+  let name: unknown;
   try {
-    const name: unknown = engine.name;
-    return typeof name === "string" ? name : null;
-  } catch {
-    return null;
+    name = engine.name;
+  } catch (error) {
+    throw new EngineLoadFailure(`${file}: reading the engine's name threw: ${firstLine(error)}`);
   }
+  return typeof name === "string" ? name : null;
 }
