@@ -58,7 +58,7 @@ export async function benchStage(options: BenchStageOptions): Promise<BenchStage
     mkdirSync(join(cwd, "work"), { recursive: true });
     const plan = { engine: spec, sandbox: join(cwd, "runs"), limits: options.bounds.limits };
     const connection = options.isolate ? new PlayerProcess({ plan, cwd: join(cwd, "work"), env: playerEnv(options.env), heapMb: options.bounds.heapMb }) : new InProcessPlayer(plan);
-    const ready = await connection.ready(Math.max(1, Math.min(options.bounds.loadTimeoutMs, deadline - performance.now())));
+    const ready = await connection.ready(options.bounds.loadTimeoutMs, { at: deadline, message: "did not finish loading the engine before the run's bound (--max-time) struck" });
     if (!ready.ok) {
       connection.kill();
       await connection.close();
@@ -74,9 +74,10 @@ export async function benchStage(options: BenchStageOptions): Promise<BenchStage
       failures.push(`${suite}${who ? ` (${who})` : ""}: not run: the run's bound (--max-time) struck first`);
       return false;
     }
-    const outcome = await connection.bench(suite, { seed: options.seed, quick: options.quick }, Math.min(remaining, options.bounds.suiteTimeoutMs));
+    const struck = "the run's bound (--max-time) struck";
+    const outcome = await connection.bench(suite, { seed: options.seed, quick: options.quick }, options.bounds.suiteTimeoutMs, { at: deadline, message: struck });
     if (!outcome.ok) {
-      const bound = remaining <= options.bounds.suiteTimeoutMs ? "the run's bound (--max-time) struck" : `it passed the limit of one suite (${options.bounds.suiteTimeoutMs / 1000} s)`;
+      const bound = outcome.message === struck ? struck : `it passed the limit of one suite (${options.bounds.suiteTimeoutMs / 1000} s)`;
       failures.push(`${suite}${who ? ` (${who})` : ""}: ${outcome.outcome === "timeout" ? `still running when ${bound}; ctxbench stopped the player running it` : outcome.message}`);
       return false;
     }

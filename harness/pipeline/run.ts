@@ -95,11 +95,11 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
     const plan = { engine: options.spec, sandbox: join(cwd, "runs"), limits: bounds.limits };
     const connection = options.isolate ? new PlayerProcess({ plan, cwd: join(cwd, "work"), env: options.env, heapMb: bounds.heapMb }) : new InProcessPlayer(plan);
     live.add(connection);
-    const loadMs = Math.min(bounds.loadTimeoutMs, Math.max(1, deadline - performance.now()));
-    const ready = await connection.ready(loadMs);
+    const ready = await connection.ready(bounds.loadTimeoutMs, { at: deadline, message: "was still loading when the run's bound struck" });
     if (!ready.ok || ready.engine === null) {
       await retire(connection, true);
-      if (failure === null) failure = new EngineLoadError(loadFailureMessage(options.spec, ready.ok ? "loaded no engine" : ready.message, struck, bounds));
+      const late = struck || performance.now() >= deadline;
+      if (failure === null) failure = new EngineLoadError(loadFailureMessage(options.spec, ready.ok ? "loaded no engine" : ready.message, late, bounds));
       return null;
     }
     engine ??= ready.engine;
@@ -123,21 +123,17 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
       const run = queue.shift();
       if (run === undefined) break;
       const label = sourceLabel(run.source);
-      const remaining = deadline - performance.now();
-      const limitedByRun = remaining < bounds.timeoutMs;
-      const limit = Math.max(1, Math.min(bounds.timeoutMs, remaining));
       const startedAt = performance.now();
-      const timeoutMessage = limitedByRun
-        ? `${label} was still playing when the run's bound (--max-time ${seconds(bounds.maxTimeMs)}) struck; ctxbench stopped the player running it`
-        : `${label} did not finish within ${limit} ms: the engine did not return control, or a hook never settled, so ctxbench stopped the player running it and went on without it`;
-      const outcome: PlayOutcome = await connection.play(playRequest(run), limit, timeoutMessage);
+      const struckMessage = `${label} was still playing when the run's bound (--max-time ${seconds(bounds.maxTimeMs)}) struck; ctxbench stopped the player running it`;
+      const timeoutMessage = `${label} did not finish within ${bounds.timeoutMs} ms: the engine did not return control, or a hook never settled, so ctxbench stopped the player running it and went on without it`;
+      const outcome: PlayOutcome = await connection.play(playRequest(run), bounds.timeoutMs, timeoutMessage, { at: deadline, message: struckMessage });
       const durationMs = performance.now() - startedAt;
       if (outcome.integrity.length > 0) intrinsics.push(...outcome.integrity);
       if (outcome.ok) {
         for (const key of Object.keys(channel) as Array<keyof SourceStats>) channel[key] += outcome.stats[key];
         settle(run, { ok: true, trace: outcome.trace, scenario: scenarioOf(run), durationMs });
       } else {
-        const message = struck && outcome.outcome !== "timeout" ? `${label} was still playing when the run's bound (--max-time ${seconds(bounds.maxTimeMs)}) struck` : outcome.outcome === "timeout" ? outcome.message : playerError(label, outcome.message);
+        const message = struck && outcome.outcome !== "timeout" ? struckMessage : outcome.outcome === "timeout" ? outcome.message : playerError(label, outcome.message);
         settle(run, { ok: false, outcome: struck ? "timeout" : outcome.outcome, message, durationMs });
       }
       if (!connection.alive || outcome.integrity.length > 0) {

@@ -21,12 +21,22 @@ export type PlayOutcome =
 export type BenchOutcome = { ok: true; result: Record<string, unknown> } | { ok: false; outcome: "timeout" | "error"; message: string };
 
 /** The parent's handle on one player, in its own process or (for a debugger) in this one. */
+/**
+ * The wall-clock end of an operation (the run's `--max-time`, a `performance.now()` value) and
+ * what a timeout says when it strikes there. The operation's own bound (`timeoutMs`) counts only
+ * the player's own time; this one counts every second.
+ */
+export interface WallDeadline {
+  at: number;
+  message: string;
+}
+
 export interface PlayerConnection {
   /** Waits for `ready` or `load-failed` (or the player's death) at most `timeoutMs`. */
-  ready(timeoutMs: number): Promise<ReadyOutcome>;
+  ready(timeoutMs: number, deadline?: WallDeadline): Promise<ReadyOutcome>;
   /** Records one run; a timeout stops the player. `what` names the run in messages. */
-  play(request: Omit<PlayCommand, "type" | "id">, timeoutMs: number, what: string): Promise<PlayOutcome>;
-  bench(suite: string, options: { seed: number; quick: boolean }, timeoutMs: number): Promise<BenchOutcome>;
+  play(request: Omit<PlayCommand, "type" | "id">, timeoutMs: number, what: string, deadline?: WallDeadline): Promise<PlayOutcome>;
+  bench(suite: string, options: { seed: number; quick: boolean }, timeoutMs: number, deadline?: WallDeadline): Promise<BenchOutcome>;
   /** Asks the player to finish (bounded), then makes sure it has. */
   close(): Promise<void>;
   kill(): void;
@@ -157,7 +167,7 @@ class Session {
     return this.#dead;
   }
 
-  run<T>(command: ((id: number) => Command) | null, timeoutMs: number, onTimeout: () => string, build: (resolve: (value: T) => void) => Waiter): Promise<T> {
+  run<T>(command: ((id: number) => Command) | null, timeoutMs: number, onTimeout: () => string, build: (resolve: (value: T) => void) => Waiter, deadline?: WallDeadline): Promise<T> {
     return new Promise<T>((resolve) => {
       let timer: NodeJS.Timeout | undefined;
       const finish = (value: T) => {
@@ -176,15 +186,17 @@ class Session {
         timer = setTimeout(check, Math.max(1, Math.min(ms, 2 ** 31 - 1)));
       };
       // The bound counts the player's own time: wall time less what it spent waiting for a CPU
-      // taken by other processes. The run's overall bound (--max-time) is wall time, kept by the caller.
+      // taken by other processes. The deadline (the run's --max-time) is wall time.
       const check = () => {
-        const own = performance.now() - startedAt - (this.cpuWait() - waitedBefore);
-        if (own < timeoutMs) return arm(timeoutMs - own);
-        const how = onTimeout();
+        const now = performance.now();
+        const own = now - startedAt - (this.cpuWait() - waitedBefore);
+        const toDeadline = deadline === undefined ? Infinity : deadline.at - now;
+        if (own < timeoutMs && toDeadline > 0) return arm(Math.min(timeoutMs - own, toDeadline));
+        const how = toDeadline <= 0 && own < timeoutMs ? deadline!.message : onTimeout();
         this.died(how, "timeout");
         this.stop();
       };
-      arm(timeoutMs);
+      arm(Math.min(timeoutMs, deadline === undefined ? Infinity : deadline.at - startedAt));
       if (command !== null) this.sendCommand(command(this.#nextId++));
       while (this.#waiter !== null && this.#early.length > 0) {
         const [message, size] = this.#early.shift()!;
@@ -261,25 +273,33 @@ abstract class SessionConnection implements PlayerConnection {
   protected abstract readonly limits: PlayerPlan["limits"];
   #currentId = -1;
 
-  ready(timeoutMs: number): Promise<ReadyOutcome> {
-    return this.session.run<ReadyOutcome>(null, timeoutMs, () => `did not finish loading the engine within ${seconds(timeoutMs)} (a constructor or an import that never returns, or a top-level await that never settles?)`, readyWaiter);
+  ready(timeoutMs: number, deadline?: WallDeadline): Promise<ReadyOutcome> {
+    return this.session.run<ReadyOutcome>(
+      null,
+      timeoutMs,
+      () => `did not finish loading the engine within ${seconds(timeoutMs)} (a constructor or an import that never returns, or a top-level await that never settles?)`,
+      readyWaiter,
+      deadline,
+    );
   }
 
-  play(request: Omit<PlayCommand, "type" | "id">, timeoutMs: number, what: string): Promise<PlayOutcome> {
+  play(request: Omit<PlayCommand, "type" | "id">, timeoutMs: number, what: string, deadline?: WallDeadline): Promise<PlayOutcome> {
     return this.session.run<PlayOutcome>(
       (id) => ((this.#currentId = id), { type: "play", id, ...request }),
       timeoutMs,
       () => what,
       (resolve) => playWaiter(() => this.#currentId, resolve, this.limits),
+      deadline,
     );
   }
 
-  bench(suite: string, options: { seed: number; quick: boolean }, timeoutMs: number): Promise<BenchOutcome> {
+  bench(suite: string, options: { seed: number; quick: boolean }, timeoutMs: number, deadline?: WallDeadline): Promise<BenchOutcome> {
     return this.session.run<BenchOutcome>(
       (id) => ((this.#currentId = id), { type: "bench", id, suite, options }),
       timeoutMs,
       () => `bench suite ${suite} did not finish within ${seconds(timeoutMs)}`,
       (resolve) => benchWaiter(() => this.#currentId, suite, resolve),
+      deadline,
     );
   }
 
