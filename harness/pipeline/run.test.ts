@@ -30,9 +30,9 @@ describe("the run stage: runs pulled by players, bounded by the parent", () => {
   });
 
   it("ends the whole stage when --max-time strikes: the run in flight and the runs not started are timeouts", async () => {
-    const stage = await runStage({ spec: await spec("never-compress"), runs: probes("compress", "identity"), bounds: defaultBounds({ players: 1, maxTimeMs: 4000 }), isolate: true, sandbox, env: process.env });
-    expect(outcomeOf(stage.outcomes, "compress")).toBe("timeout: probe:compress was still playing when the run's bound (--max-time 4 s) struck; ctxbench stopped the player running it");
-    expect(outcomeOf(stage.outcomes, "identity")).toBe("timeout: probe:identity: not played: the run's bound (--max-time 4 s) struck first");
+    const stage = await runStage({ spec: await spec("never-compress"), runs: probes("compress", "identity"), bounds: defaultBounds({ players: 1, maxTimeMs: 8000 }), isolate: true, sandbox, env: process.env });
+    expect(outcomeOf(stage.outcomes, "compress")).toBe("timeout: probe:compress was still playing when the run's bound (--max-time 8 s) struck; ctxbench stopped the player running it");
+    expect(outcomeOf(stage.outcomes, "identity")).toBe("timeout: probe:identity: not played: the run's bound (--max-time 8 s) struck first");
   });
 
   it("turns an engine that cannot load into one EngineLoadError", async () => {
