@@ -53,7 +53,8 @@ describe("Python plugins through the CLI (the Hermes bridge, python3 with the st
       ["throughput", ["recall", "truncate"]],
       ["quality", ["recall", "truncate"]],
     ]);
-  });
+    // Three suites for two engines, each engine in its own player: minutes on a loaded machine.
+  }, 180_000);
 
   it("a missing interpreter is one line and exit 2", async () => {
     const result = await ctxbench(["certify", "--plugins", PYTHON_PLUGINS, "--engine", "recall", "--python", join(work, "no-such-python")]);
