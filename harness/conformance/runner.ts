@@ -6,7 +6,7 @@ import { reshipTrace } from "../trace/interned.ts";
 import { evaluateChecks, type RunOutcome } from "./evaluate.ts";
 import { playSource, type PlayableEngine } from "./play-source.ts";
 import { planSources, sourceKey, sourceLabel, type SourceRef } from "./sources.ts";
-import type { Check, CheckResult, EngineOrigin } from "./types.ts";
+import type { Check, CheckResult, CheckRun, EngineOrigin } from "./types.ts";
 
 /** An engine handed over as an object factory, as tests and the fixtures use it. */
 export interface EngineUnderTest {
@@ -36,6 +36,8 @@ export interface RunnerOptions {
   scenarios?: boolean;
   /** Called as each run starts, with its label (`probe:usage`), once per seed. */
   onSourceStart?: (label: string) => void;
+  /** Called with every run recorded, as the checks read it. */
+  onRun?: (run: CheckRun) => void;
 }
 
 export const DEFAULT_RUN_TIMEOUT_MS = 20_000;
@@ -62,7 +64,9 @@ export async function runChecks(engine: EngineUnderTest, checks: readonly Check[
   try {
     for (const source of planSources(checks, seeds, withScenarios)) {
       options.onSourceStart?.(sourceLabel(source));
-      outcomes.set(sourceKey(source), await recordWithDeadline(source, playable, sandboxRoot, options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS));
+      const outcome = await recordWithDeadline(source, playable, sandboxRoot, options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS);
+      outcomes.set(sourceKey(source), outcome);
+      if (outcome.ok) options.onRun?.({ source: sourceLabel(source), seed: source.seed, scenario: outcome.scenario, trace: outcome.trace });
     }
   } finally {
     rmSync(sandboxRoot, { recursive: true, force: true });
