@@ -43,7 +43,7 @@ export const maxTimeOption = (defaultSeconds: number) =>
 
 /** The bounds the parent enforces on the players (certify, compare, bench, run). */
 export const boundOptions = {
-  timeout: { type: "number", default: DEFAULT_RUN_TIMEOUT_MS, describe: "Limit of one scenario or probe run in ms; its checks time out with it" },
+  timeout: { type: "number", default: DEFAULT_RUN_TIMEOUT_MS, describe: "Limit of one scenario or probe run in ms of the player's own time (time spent waiting for a CPU other processes hold does not count); its checks time out with it" },
   "max-time": maxTimeOption(DEFAULT_MAX_TIME_MS / 1000),
   isolate: {
     type: "boolean",
