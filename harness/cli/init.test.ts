@@ -47,7 +47,7 @@ describe("ctxbench init", () => {
     const result = JSON.parse(io.out()) as { verdict: string; checks: Array<{ level: string; outcome: string }> };
     expect(result.verdict).toBe("certified");
     expect(result.checks.filter((check) => check.outcome !== "pass" && check.outcome !== "skipped")).toEqual([]);
-  });
+  }, 300_000); // a full certification: well over vitest's 60 s on a loaded 2-core machine
 
   it("refuses to overwrite an engine's files without --force, writing nothing", async () => {
     const dir = await scratch({ "package.json": "{}", "plugins/taken/index.ts": "// mine\n" });
