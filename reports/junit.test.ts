@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HOSTILE_TEXT, sampleResult } from "./fixtures/sample-result.ts";
+import { HOSTILE_TEXT, sampleResult } from "../harness/result/sample-result.ts";
 import { junitReporter } from "./junit.ts";
 import { parseXml, type XmlElement } from "./xml-parse.ts";
 
@@ -47,8 +47,8 @@ describe("junit reporter", () => {
     const expected = caseOf(suiteOf("lcm"), "SEL-8/stable-selection").children[0]!;
     expect(expected.name).toBe("skipped");
     expect(expected.text).toMatch(/^expected: selection reordered 2 messages/);
-    expect(caseOf(suiteOf("lcm"), "THR-2/no-cross-session").children[0]!.name).toBe("error");
-    expect(caseOf(suiteOf("truncate"), "SEL-6/null-means-unchanged").children[0]!.text).toBe("not-claimed: select_context");
+    expect(caseOf(suiteOf("lcm"), "THR-2/session-isolation").children[0]!.name).toBe("error");
+    expect(caseOf(suiteOf("truncate"), "SEL-7/return-shape").children[0]!.text).toBe("not-claimed: select_context");
     expect(caseOf(suiteOf("compressor"), "CMP-2/orphaned-result").children).toEqual([]);
   });
 

@@ -5,7 +5,7 @@
  * reason is <skipped>'s text (the schema gives it no attributes) and the root carries no skipped count.
  */
 import type { Reporter } from "./reporter.ts";
-import { goalBound, RERUN_ADVICE, type BenchSuiteResult, type Certification, type CheckResult, type ResultJson } from "./result.ts";
+import { goalBound, RERUN_ADVICE, type BenchSuiteResult, type Certification, type CheckResult, type ResultJson } from "../harness/result/index.ts";
 import { element, xmlText } from "./xml.ts";
 
 type Verdict =
@@ -102,6 +102,8 @@ function goalCases(bench: BenchSuiteResult): Case[] {
 
 export const junitReporter: Reporter = {
   format: "junit",
+  fileName: "junit.xml",
+  printable: true,
   render(result: ResultJson) {
     const info = result.runInfo;
     const properties: [string, string][] = [

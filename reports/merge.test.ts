@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { sampleResult } from "./fixtures/sample-result.ts";
+import { sampleResult } from "../harness/result/sample-result.ts";
 import { MergeError, mergeResultFiles, mergeResults } from "./merge.ts";
-import { certificationOf, validateResult, type ResultJson } from "./result.ts";
+import { certificationOf, validateResult, type ResultJson } from "../harness/result/index.ts";
 
 const full = sampleResult({ withBenchmarks: false });
 
@@ -9,7 +9,11 @@ function shard(result: ResultJson, index: number, of: number): ResultJson {
   return {
     ...result,
     certifications: result.certifications.map((certification) =>
-      certificationOf(certification.engine, certification.checks.filter((_, position) => position % of === index)),
+      certificationOf(
+        certification.engine,
+        certification.checks.filter((_, position) => position % of === index),
+        { ...certification, shard: { index: index + 1, count: of } },
+      ),
     ),
   };
 }
@@ -41,7 +45,7 @@ describe("mergeResults", () => {
   });
 
   it("refuses a check, a whole-run suite or an engine version seen twice", () => {
-    expect(() => mergeResults(full, full)).toThrow(/check "ABC-1\/name-attribute" of engine "compressor" appears in two results/);
+    expect(() => mergeResults(full, full)).toThrow(/check "ABC-1\/base-class-and-members" of engine "compressor" appears in two results/);
     const bench = sampleResult({ withCertifications: false });
     expect(() => mergeResults(bench, bench)).toThrow(MergeError);
     const other = sampleResult({ withBenchmarks: false });

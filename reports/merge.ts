@@ -2,17 +2,9 @@
  * Joins several result files into one: shards of one certification, or a certification and a
  * benchmark run. The output does not depend on the order of the inputs' shards.
  */
+import { findBenchSuite, type BenchSuiteResult } from "../harness/bench/registry.ts";
 import { UsageError } from "../harness/util/errors.ts";
-import {
-  certificationOf,
-  type BenchSuiteResult,
-  type CacheSuite,
-  type Certification,
-  type NamedVersion,
-  type QualitySuite,
-  type ResultJson,
-  type ThroughputSuite,
-} from "./result.ts";
+import { certificationOf, type Certification, type NamedVersion, type ResultJson } from "../harness/result/index.ts";
 
 /** Results that cannot be joined (exit 2); the message says why, and names the files when known. */
 export class MergeError extends UsageError {
@@ -101,12 +93,12 @@ function mergeCertifications(certifications: Certification[]): Certification[] {
       ids.add(check.id);
     }
     checks.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return certificationOf(group[0]!.engine, checks);
+    const { seeds, checkSetDigest } = group[0]!;
+    return certificationOf(group[0]!.engine, checks, { shard: null, seeds, checkSetDigest });
   });
 }
 
-type PerEngineSuite = CacheSuite | ThroughputSuite | QualitySuite;
-
+/** Suites of the same name join as their suite says (per engine), or refuse when its figures are only comparable within one run. */
 function mergeBenchmarks(suites: BenchSuiteResult[]): BenchSuiteResult[] {
   const merged: BenchSuiteResult[] = [];
   for (const suite of suites) {
@@ -116,25 +108,10 @@ function mergeBenchmarks(suites: BenchSuiteResult[]): BenchSuiteResult[] {
       merged.push(suite);
       continue;
     }
-    if (suite.suite === "overhead" || suite.suite === "store")
-      throw new MergeError(`the "${suite.suite}" suite appears in two results; its figures are only comparable within one run`);
-    merged[index] = joinPerEngine(existing as PerEngineSuite, suite);
+    const definition = findBenchSuite(suite.suite);
+    const joined = definition?.join ? definition.join(existing, suite) : `the "${suite.suite}" suite appears in two results; its figures are only comparable within one run`;
+    if (typeof joined === "string") throw new MergeError(joined);
+    merged[index] = joined as BenchSuiteResult;
   }
   return merged;
-}
-
-function joinPerEngine<S extends PerEngineSuite>(a: S, b: S): S {
-  const names = new Set(a.engines.map((engine) => engine.engine));
-  for (const engine of b.engines) {
-    if (names.has(engine.engine)) throw new MergeError(`engine "${engine.engine}" appears twice in the "${a.suite}" suite`);
-  }
-  const joined = {
-    ...a,
-    engines: [...a.engines, ...b.engines],
-    warnings: [...a.warnings, ...b.warnings],
-    goals: [...a.goals, ...b.goals],
-    durationMs: a.durationMs + b.durationMs,
-  };
-  if (a.suite === "cache") (joined as CacheSuite).scenarios = [...new Set([...a.scenarios, ...(b as CacheSuite).scenarios])];
-  return joined as S;
 }

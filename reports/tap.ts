@@ -3,7 +3,7 @@
  * non-pass is `not ok … # TODO` (TAP's own "expected failure"); a skip is `ok … # SKIP`.
  */
 import type { Reporter } from "./reporter.ts";
-import { RERUN_ADVICE, type CheckResult, type ResultJson } from "./result.ts";
+import { RERUN_ADVICE, type CheckResult, type ResultJson } from "../harness/result/index.ts";
 
 /** A description on one line, with `#` and `\` escaped as TAP 14 requires. */
 export function tapDescription(text: string): string {
@@ -39,6 +39,8 @@ function checkPoint(number: number, engine: string, check: CheckResult): string[
 
 export const tapReporter: Reporter = {
   format: "tap",
+  fileName: "report.tap",
+  printable: true,
   render(result: ResultJson) {
     const lines: string[] = [];
     let number = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sampleResult } from "./fixtures/sample-result.ts";
+import { sampleResult } from "../harness/result/sample-result.ts";
 import { terminalReporter, terminalText } from "./terminal.ts";
 
 const ESC = "\u001b";

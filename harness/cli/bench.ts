@@ -1,15 +1,14 @@
-import { mkdir } from "node:fs/promises";
 import { cpus } from "node:os";
 import { resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { findRegressions, loadBaseline, saveBaseline } from "../bench/baseline.ts";
 import { availableSuites } from "../bench/registry.ts";
 import { runBenchPlan } from "../bench/run-bench.ts";
-import { collectRunInfo, reporters, writeAllReports, type ResultJson } from "../../reports/index.ts";
-import type { BenchSuiteName } from "../../reports/result.ts";
+import { publishResult } from "../../reports/index.ts";
+import { collectRunInfo, RESULT_SCHEMA_VERSION, type BenchSuiteName, type ResultJson } from "../result/index.ts";
 import { benchEngineNames, loadBenchEngines } from "./bench-engines.ts";
 import { NegativeVerdict, UsageError } from "../util/errors.ts";
-import type { CliIo } from "./io.ts";
+import { wantsColor, type CliIo } from "./io.ts";
 import { createProgress } from "./progress.ts";
 
 interface BenchArgs {
@@ -72,7 +71,7 @@ async function bench(io: CliIo, args: BenchArgs): Promise<void> {
     onSuiteStart: (suite, index, total) => progress.step(`suite ${index + 1}/${total}: ${suite} (${engines.map((e) => e.name).join(", ")})`),
   });
   const result: ResultJson = {
-    schemaVersion: 1,
+    schemaVersion: RESULT_SCHEMA_VERSION,
     runInfo: collectRunInfo({
       seed: args.seed,
       command: ["ctxbench", "bench", ...suites.flatMap((s) => ["--suite", s]), ...engines.flatMap((e) => ["--engine", e.name]), "--seed", String(args.seed), ...(args.quick ? ["--quick"] : [])].join(" "),
@@ -82,13 +81,14 @@ async function bench(io: CliIo, args: BenchArgs): Promise<void> {
     benchmarks: run.benchmarks,
   };
 
-  const color = io.isTty && io.env["NO_COLOR"] === undefined;
-  io.stdout(args.json ? reporters.json.render(result) : reporters.terminal.render(result, { color }));
-  if (args.out !== undefined) {
-    const dir = resolve(io.cwd, args.out);
-    await mkdir(dir, { recursive: true });
-    for (const path of await writeAllReports(result, dir, { title: "ctxbench benchmarks" })) progress.step(`wrote ${path}`);
-  }
+  const written = await publishResult(result, io, {
+    format: args.json ? "json" : "terminal",
+    color: wantsColor(io),
+    out: args.out === undefined ? null : resolve(io.cwd, args.out),
+    title: "ctxbench benchmarks",
+    environment: false,
+  });
+  for (const path of written) progress.step(`wrote ${path}`);
   if (args["save-baseline"] !== undefined) {
     const machine = `${cpus()[0]?.model.trim() ?? "unknown"} ×${cpus().length}, node ${process.version}`;
     const path = saveBaseline(io.cwd, args["save-baseline"], { schemaVersion: 1, machine, figures: run.figures });

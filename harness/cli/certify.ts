@@ -1,36 +1,33 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync, existsSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { certify } from "../conformance/certification.ts";
 import { engineUnderTest, runEngineChecks } from "../conformance/run-certification.ts";
 import { runChecksIsolated, type SettledSources } from "../conformance/isolated-runner.ts";
-import type { CheckResult } from "../conformance/types.ts";
+import type { EvaluatedCheck } from "../conformance/types.ts";
 import { CHECKS, selectChecks } from "../conformance/checks/index.ts";
 import { defaultExpectationsPath, readExpectations, updatedExpectations, writeExpectations, type Expectations } from "../conformance/expectations.ts";
 import { writeRepros } from "../conformance/repro.ts";
 import { DEFAULT_RUN_TIMEOUT_MS } from "../conformance/runner.ts";
 import { parseShard, shardChecks } from "../conformance/shard.ts";
+import { checkSetDigest } from "../conformance/verdict.ts";
 import { isUnexpected } from "../conformance/expectations.ts";
-import { reporters } from "../../reports/registry.ts";
-import { certifyJsonOf, RESULT_SCHEMA_VERSION, type ResultJson } from "../../reports/result.ts";
-import { collectRunInfo } from "../../reports/run-info.ts";
-import { writeAllReports } from "../../reports/write-all.ts";
+import { publishResult, reportFormats } from "../../reports/index.ts";
+import { collectRunInfo, RESULT_SCHEMA_VERSION, type ResultJson } from "../result/index.ts";
 import { engineSelectionArgv, loadSelectedEngine, withEngineSelection, type EngineSelectionArgs } from "./engine-options.ts";
 import { NegativeVerdict, UsageError } from "../util/errors.ts";
-import type { CliIo } from "./io.ts";
+import { wantsColor, type CliIo } from "./io.ts";
 import { createProgress } from "./progress.ts";
 import { PACKAGE_ROOT } from "../util/package-root.ts";
 
-export const CERTIFY_FORMATS = ["terminal", "json", "junit", "markdown", "tap"] as const;
-type CertifyFormat = (typeof CERTIFY_FORMATS)[number];
 
 interface CertifyArgs extends EngineSelectionArgs {
   checks?: string[] | undefined;
   expectations?: string | undefined;
   "update-expectations": boolean;
   seed: number;
-  format: CertifyFormat;
+  format: string;
   out?: string | undefined;
   shard?: string | undefined;
   timeout: number;
@@ -48,7 +45,7 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
         .option("expectations", { type: "string", describe: "Expectations file (YAML: check id -> {expected, reason, link}); default <plugin dir>/expectations.yaml if present" })
         .option("update-expectations", { type: "boolean", default: false, describe: "Rewrite the expectations file from this run's outcomes" })
         .option("seed", { type: "number", default: 1, describe: "Seed of every scenario and probe" })
-        .option("format", { choices: CERTIFY_FORMATS, default: "terminal" as CertifyFormat, describe: "What to print on stdout" })
+        .option("format", { choices: reportFormats(), default: "terminal", describe: "What to print on stdout (json: the result.json document itself)" })
         .option("out", { type: "string", describe: "Write every format (result.json, junit.xml, report.md, …) and the repro files into this directory (without it, repro files of failures go to ./ctxbench-repro)" })
         .option("shard", { type: "string", describe: "Run shard i of n (i/n); join the shards' result.json files with ctxbench merge" })
         .option("timeout", { type: "number", default: DEFAULT_RUN_TIMEOUT_MS, describe: "Limit of one scenario or probe run in ms; its checks time out with it" })
@@ -69,7 +66,11 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
       let checks = selectChecks(selectors);
       const unmatched = selectors.filter((selector) => selectChecks([selector]).length === 0);
       if (unmatched.length > 0) throw new UsageError(`no check matches ${unmatched.map((s) => `"${s}"`).join(", ")}; see the check ids in harness/conformance/checks`);
-      if (shard) checks = shardChecks(checks, shard);
+      const digest = checkSetDigest(checks);
+      if (shard) {
+        checks = shardChecks(checks, shard);
+        if (checks.length === 0) throw new UsageError(`shard ${shard.index}/${shard.count} holds no checks: the selection splits into fewer than ${shard.count} shards`);
+      }
 
       const loaded = await loadSelectedEngine(io, args, { strict: true });
       const expectationsPath = args.expectations !== undefined ? resolve(io.cwd, args.expectations) : defaultExpectationsPath(loaded.directory);
@@ -83,7 +84,7 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
 
       const progress = createProgress(io);
       let done = 0;
-      const onResult = (result: CheckResult) => progress.step(`${++done}/${checks.length} ${result.id}: ${result.outcome}`);
+      const onResult = (result: EvaluatedCheck) => progress.step(`${++done}/${checks.length} ${result.id}: ${result.outcome}`);
       const engine = await engineUnderTest(loaded);
       const results = args.isolate
         ? await runChecksIsolated(checks, {
@@ -103,19 +104,20 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
       }
 
       const selection = engineSelection(loaded.name, args);
-      const certification = certify(engine, results, args.seed, expectations, selection);
+      const certification = certify(engine, results, args.seed, expectations, { shard, seeds: [args.seed], checkSetDigest: digest }, selection);
       const runInfo = collectRunInfo({ seed: args.seed, command: commandLine(selection, args), engines: [certification.engine] });
       const result: ResultJson = { schemaVersion: RESULT_SCHEMA_VERSION, runInfo, certifications: [certification], benchmarks: [] };
 
       const failures = results.filter((r) => r.outcome !== "pass" && isUnexpected(r.outcome, expectations.get(r.id)?.expected ?? null));
       const reproDir = args.out !== undefined ? join(resolve(io.cwd, args.out), "repro") : join(io.cwd, "ctxbench-repro");
       const repros = writeRepros(reproDir, failures, selection, args.seed);
-      if (args.out !== undefined) await writeAllReports(result, resolve(io.cwd, args.out), { title: `ctxbench certify: ${loaded.name}` });
-      const summaryFile = io.env["GITHUB_STEP_SUMMARY"];
-      if (summaryFile) appendFileSync(summaryFile, reporters.markdown.render(result, { title: `ctxbench certify: ${loaded.name}` }));
-
-      const color = args.format === "terminal" && io.isTty && !io.env["NO_COLOR"];
-      io.stdout(args.format === "json" ? `${JSON.stringify(certifyJsonOf(runInfo, certification), null, 2)}\n` : reporters[args.format].render(result, { color }));
+      await publishResult(result, io, {
+        format: args.format,
+        color: wantsColor(io),
+        out: args.out === undefined ? null : resolve(io.cwd, args.out),
+        title: `ctxbench certify: ${loaded.name}`,
+        environment: true,
+      });
       if (repros.length > 0) io.stderr(`repro files for ${repros.length} unexpected outcome(s) in ${reproDir}\n`);
       if (certification.verdict !== "certified") {
         throw new NegativeVerdict(`${loaded.name} is not certified: ${certification.summary.unexpected} unexpected outcome(s) (${failures.filter((f) => f.level === "MUST").map((f) => f.id).join(", ")})`);

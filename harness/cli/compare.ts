@@ -1,10 +1,10 @@
 import type { Argv, CommandModule } from "yargs";
 import { availableSuites } from "../bench/registry.ts";
-import { reporters, REPORT_FORMATS, type ReportFormat } from "../../reports/index.ts";
-import type { BenchSuiteName } from "../../reports/result.ts";
+import { reporterFor, reportFormats } from "../../reports/index.ts";
+import type { BenchSuiteName } from "../result/index.ts";
 import { runComparison } from "./comparison.ts";
 import { UsageError } from "../util/errors.ts";
-import type { CliIo } from "./io.ts";
+import { wantsColor, type CliIo } from "./io.ts";
 import { createProgress } from "./progress.ts";
 
 interface CompareArgs {
@@ -16,7 +16,7 @@ interface CompareArgs {
   seed: number;
   quick: boolean;
   quiet: boolean;
-  format: ReportFormat;
+  format: string;
   out?: string | undefined;
   python?: string | undefined;
   "hermes-agent"?: string | undefined;
@@ -37,7 +37,7 @@ export function compareCommand(io: CliIo): CommandModule<object, any> {
         .option("seed", { type: "number", default: 1, describe: "Seed of every scenario and transcript" })
         .option("quick", { type: "boolean", default: false, describe: "Smaller benchmark inputs and fewer samples" })
         .option("quiet", { type: "boolean", default: false, describe: "No progress lines" })
-        .option("format", { choices: REPORT_FORMATS, default: "terminal" as ReportFormat, describe: "What to print on stdout" })
+        .option("format", { choices: reportFormats({ pages: true }), default: "terminal", describe: "What to print on stdout" })
         .option("out", { type: "string", describe: "Also write every report format (HTML with charts included) into this directory" })
         .option("python", { type: "string", describe: "The Python interpreter for Python plugins (default python3 on PATH)" })
         .option("hermes-agent", { type: "string", describe: "A hermes-agent checkout: its plugins and its built-in compressor become engines" })
@@ -60,8 +60,7 @@ export function compareCommand(io: CliIo): CommandModule<object, any> {
         progress: createProgress(io, { quiet: args.quiet }),
         runtime: { ...(args.python !== undefined ? { python: args.python } : {}), ...(args["hermes-agent"] !== undefined ? { hermesAgent: args["hermes-agent"] } : {}) },
       });
-      const color = args.format === "terminal" && io.isTty && io.env["NO_COLOR"] === undefined;
-      io.stdout(reporters[args.format].render(result, { color, title: "ctxbench: engines compared" }));
+      io.stdout(reporterFor(args.format).render(result, { color: wantsColor(io), title: "ctxbench: engines compared" }));
     },
   };
 }

@@ -3,8 +3,8 @@ import { loadEngine } from "../plugins/load.ts";
 import { runCertification } from "../conformance/run-certification.ts";
 import { availableSuites } from "../bench/registry.ts";
 import { runBenchPlan } from "../bench/run-bench.ts";
-import { collectRunInfo, writeAllReports, type ResultJson } from "../../reports/index.ts";
-import type { BenchSuiteName, Certification } from "../../reports/result.ts";
+import { writeAllReports } from "../../reports/index.ts";
+import { collectRunInfo, RESULT_SCHEMA_VERSION, type BenchSuiteName, type Certification, type ResultJson } from "../result/index.ts";
 import { disposeEngine } from "../contract/native.ts";
 import { benchEngineNames, loadBenchEngines, type PythonRuntimeOptions } from "./bench-engines.ts";
 import type { CliIo } from "./io.ts";
@@ -51,7 +51,7 @@ export async function runComparison(io: CliIo, plan: ComparisonPlan): Promise<Re
   });
   const command = ["ctxbench compare", ...names.map((n) => `--engine ${n}`), `--seed ${plan.seed}`, ...(plan.quick ? ["--quick"] : [])].join(" ");
   const result: ResultJson = {
-    schemaVersion: 1,
+    schemaVersion: RESULT_SCHEMA_VERSION,
     runInfo: collectRunInfo({ seed: plan.seed, command, engines: engines.map((e) => ({ name: e.name, version: e.version ?? "unknown" })) }),
     certifications,
     benchmarks: bench.benchmarks,

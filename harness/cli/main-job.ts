@@ -4,7 +4,7 @@ import { publicFields, renderEnginesTable } from "./engines.ts";
 import { reporters } from "../../reports/index.ts";
 import { runComparison, uncertified } from "./comparison.ts";
 import { NegativeVerdict } from "../util/errors.ts";
-import type { CliIo } from "./io.ts";
+import { wantsColor, type CliIo } from "./io.ts";
 import { createProgress } from "./progress.ts";
 
 /** What every step of the main job sees. */
@@ -57,7 +57,7 @@ const compareEngines: MainJobStep = {
     });
     context.results["compare"] = result;
     if (!context.json) {
-      io.stdout(reporters.terminal.render(result, { color: io.isTty && io.env["NO_COLOR"] === undefined }));
+      io.stdout(reporters.terminal.render(result, { color: wantsColor(io) }));
       io.stdout(`Reports (HTML, Markdown, JUnit, TAP, JSON) written to ${context.out}/\n`);
     }
     const failed = uncertified(result);

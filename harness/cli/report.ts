@@ -1,16 +1,16 @@
 import { resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
-import { reporters, REPORT_FORMATS, type ReportFormat } from "../../reports/index.ts";
+import { reporterFor, reportFormats } from "../../reports/index.ts";
 import { mergeResultFiles } from "../../reports/merge.ts";
-import { parseResult, type ResultJson } from "../../reports/result.ts";
+import { parseResult, type ResultJson } from "../result/index.ts";
 import { UsageError } from "../util/errors.ts";
 import { readTextInput } from "../util/input-limits.ts";
 import { prepareOutputFile, removeCreated, writeFilesAtomically } from "./output-paths.ts";
-import type { CliIo } from "./io.ts";
+import { wantsColor, type CliIo } from "./io.ts";
 
 interface ReportArgs {
   results: string[];
-  format: ReportFormat;
+  format: string;
   out?: string | undefined;
   title?: string | undefined;
 }
@@ -23,7 +23,7 @@ export function reportCommand(io: CliIo): CommandModule<object, any> {
     builder: (yargs: Argv) =>
       yargs
         .positional("results", { type: "string", array: true, describe: "Result JSON files; several are merged (shards, or certify + bench)" })
-        .option("format", { choices: REPORT_FORMATS, default: "terminal" as ReportFormat, describe: "Output format" })
+        .option("format", { choices: reportFormats({ pages: true }), default: "terminal", describe: "Output format" })
         .option("out", { type: "string", describe: "Write the report to this file instead of stdout" })
         .option("title", { type: "string", describe: "Heading of markdown and html reports" })
         .example("$0 report result.json", "Tables on the terminal")
@@ -51,8 +51,8 @@ async function report(io: CliIo, args: ReportArgs): Promise<void> {
   try {
     const files = args.results.map((file) => ({ source: file, result: readResult(io, file) }));
     const merged = mergeResultFiles(files);
-    const color = args.format === "terminal" && !args.out && io.isTty && !io.env["NO_COLOR"];
-    const text = reporters[args.format].render(merged, { color, ...(args.title ? { title: args.title } : {}) });
+    const color = !args.out && wantsColor(io);
+    const text = reporterFor(args.format).render(merged, { color, ...(args.title ? { title: args.title } : {}) });
     if (out === null) {
       io.stdout(text);
       return;

@@ -9,7 +9,7 @@ import { PROBES } from "./probes/index.ts";
 import { renderRepro, reproFileName } from "./repro.ts";
 import { ENGINE_RULES, RULES } from "./rules.ts";
 import { parseShard, shardChecks } from "./shard.ts";
-import type { CheckResult } from "./types.ts";
+import type { EvaluatedCheck } from "./types.ts";
 import { listScenarios } from "../../scenarios/catalogue/index.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "ctxbench-catalogue-test-"));
@@ -121,7 +121,7 @@ describe("expectations", () => {
   });
 
   it("updates: lists every non-passing outcome, keeping reasons of unchanged ones, and round-trips", () => {
-    const result = (id: string, outcome: CheckResult["outcome"], message = "m"): CheckResult => ({ id, rule: id.split("/")[0]!, level: "MUST", title: "t", outcome, message, evidence: [], durationMs: 0, sources: [] });
+    const result = (id: string, outcome: EvaluatedCheck["outcome"], message = "m"): EvaluatedCheck => ({ id, rule: id.split("/")[0]!, level: "MUST", title: "t", outcome, message, evidence: [], durationMs: 0, sources: [] });
     const previous = new Map([["CMP-1/message-shape", { expected: "fail" as const, reason: "known", link: "L" }]]);
     const next = updatedExpectations([result("CMP-1/message-shape", "fail"), result("CMP-3/system-prompt-kept", "error", "it threw"), result("CMP-4/no-growth", "pass"), result("SEL-6/inputs-unmutated", "skipped")], previous);
     expect(next).toEqual({ "CMP-1/message-shape": { expected: "fail", reason: "known", link: "L" }, "CMP-3/system-prompt-kept": { expected: "error", reason: "observed: it threw" } });

@@ -1,13 +1,14 @@
-import { certificationOf, type Certification, type CheckResult as ReportedCheck, type Repro } from "../../reports/result.ts";
+import type { Certification, CheckResult, Repro } from "./check-result.ts";
 import { abridge } from "./excerpt.ts";
 import { expectedOutcome, isUnexpected, type Expectations } from "./expectations.ts";
-import type { CheckResult } from "./types.ts";
+import type { EvaluatedCheck } from "./types.ts";
+import { certificationOf, type CertificationScope } from "./verdict.ts";
 
 /**
  * Command lines that replay one check, for repro files and reports. `engine` is the engine
  * selection as typed on the command line: a name, or a name with `--plugins DIR` and the like.
  */
-export function replayCommands(engine: string, result: CheckResult, seed: number): { certify: string; runs: string[] } {
+export function replayCommands(engine: string, result: EvaluatedCheck, seed: number): { certify: string; runs: string[] } {
   const certify = `ctxbench certify --engine ${engine} --checks ${result.id} --seed ${seed}`;
   const runs = result.sources
     .filter((source) => source.startsWith("scenario:"))
@@ -16,13 +17,13 @@ export function replayCommands(engine: string, result: CheckResult, seed: number
 }
 
 /** One check as the result JSON reports it: expectation applied, evidence abridged, a repro for unexpected outcomes. */
-export function reportCheck(result: CheckResult, engine: string, seed: number, expectations: Expectations): ReportedCheck {
+export function reportCheck(result: EvaluatedCheck, engine: string, seed: number, expectations: Expectations): CheckResult {
   const expected = expectedOutcome(result.id, expectations);
   const unexpected = isUnexpected(result.outcome, expected);
   const reason = expectations.get(result.id)?.reason;
   const message = !unexpected && expected !== null && reason ? `${result.message} (expected: ${reason})` : result.message;
   const notes = result.evidence.map((item) => item.note);
-  const reported: ReportedCheck = {
+  const reported: CheckResult = {
     id: result.id,
     rule: result.rule,
     title: result.title,
@@ -42,15 +43,24 @@ export function reportCheck(result: CheckResult, engine: string, seed: number, e
   return reported;
 }
 
-function reproOf(result: CheckResult, engine: string, seed: number): Repro {
+/** The run that shows the outcome: where its evidence comes from, else the first run the check read. */
+function reproOf(result: EvaluatedCheck, engine: string, seed: number): Repro {
   const commands = replayCommands(engine, result, seed);
-  return { scenario: result.sources[0] ?? "", seed, command: commands.certify };
+  return { scenario: result.evidence[0]?.source ?? result.sources[0] ?? "", seed, command: commands.certify };
 }
 
 /** `selection` is how repro commands select the engine (default its name); see replayCommands. */
-export function certify(engine: { name: string; version: string | null }, results: readonly CheckResult[], seed: number, expectations: Expectations, selection = engine.name): Certification {
+export function certify(
+  engine: { name: string; version: string | null },
+  results: readonly EvaluatedCheck[],
+  seed: number,
+  expectations: Expectations,
+  scope: CertificationScope,
+  selection = engine.name,
+): Certification {
   return certificationOf(
     { name: engine.name, version: engine.version ?? "unversioned" },
     results.map((result) => reportCheck(result, selection, seed, expectations)),
+    scope,
   );
 }

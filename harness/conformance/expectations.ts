@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parse, stringify } from "yaml";
 import { UsageError } from "../util/errors.ts";
-import { OUTCOMES, type CheckResult, type Outcome } from "./types.ts";
+import { OUTCOMES, type EvaluatedCheck, type Outcome } from "./types.ts";
 
 /** What an engine's author expects of one check, and why (WPT-style metadata beside the engine). */
 export interface Expectation {
@@ -62,7 +62,7 @@ export function isUnexpected(outcome: Outcome, expected: Outcome | null): boolea
  * The file `--update-expectations` writes: every check whose outcome is neither a pass nor a
  * skip, keeping the reason and link already written for an unchanged outcome.
  */
-export function updatedExpectations(results: readonly CheckResult[], previous: Expectations): Record<string, Expectation> {
+export function updatedExpectations(results: readonly EvaluatedCheck[], previous: Expectations): Record<string, Expectation> {
   const next: Record<string, Expectation> = {};
   for (const result of results) {
     if (result.outcome === "pass" || result.outcome === "skipped") continue;

@@ -3,6 +3,8 @@ export { RULES, ENGINE_RULES, findRule, type Rule, type Binds } from "./rules.ts
 export { PROBES } from "./probes/index.ts";
 export { runChecks, DEFAULT_RUN_TIMEOUT_MS, type EngineUnderTest, type RunnerOptions, type ScenarioBuilder, type ScenarioPlayer } from "./runner.ts";
 export { certify, reportCheck, replayCommands } from "./certification.ts";
+export { certificationOf, checkSetDigest, summarizeChecks, verdictOf, type CertificationScope } from "./verdict.ts";
+export * from "./check-result.ts";
 export { readExpectations, updatedExpectations, writeExpectations, isUnexpected, defaultExpectationsPath, ExpectationsError, type Expectation, type Expectations } from "./expectations.ts";
 export { writeRepros, renderRepro, reproFileName } from "./repro.ts";
 export { parseShard, shardChecks, type Shard } from "./shard.ts";

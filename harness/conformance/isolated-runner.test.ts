@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { runChecksIsolated, workerEventLine, type SettledSources, type WorkerEvent } from "./isolated-runner.ts";
-import type { Check, CheckResult } from "./types.ts";
+import type { Check, EvaluatedCheck } from "./types.ts";
 
 const check = (id: string, probes: string[]): Check => ({ id, rule: id.split("/")[0]!, level: "MUST", title: id, scenarios: [], probes, evaluate: () => ({ outcome: "pass", message: "", evidence: [] }) });
-const result = (id: string): CheckResult => ({ id, rule: id.split("/")[0]!, level: "MUST", title: id, sources: [], outcome: "pass", message: "ok", evidence: [], durationMs: 1 });
+const result = (id: string): EvaluatedCheck => ({ id, rule: id.split("/")[0]!, level: "MUST", title: id, sources: [], outcome: "pass", message: "ok", evidence: [], durationMs: 1 });
 
 /** A worker played by `node -e`: it writes the given lines, then runs `tail` (code: spin, exit, or nothing). */
 function fakeWorker(lines: Array<WorkerEvent | string>, tail: string) {

@@ -1,8 +1,8 @@
 import type { ChildProcess } from "node:child_process";
-import type { Check, CheckResult, Outcome } from "./types.ts";
+import type { Check, EvaluatedCheck, Outcome } from "./types.ts";
 
 /** One line a check worker writes on stdout. */
-export type WorkerEvent = { event: "source"; source: string } | { event: "result"; result: CheckResult } | { event: "done" };
+export type WorkerEvent = { event: "source"; source: string } | { event: "result"; result: EvaluatedCheck } | { event: "done" };
 
 /**
  * Marks a worker's event lines: the engine shares the worker's stdout, and whatever else it
@@ -22,7 +22,7 @@ export interface IsolatedRunOptions {
   stallGraceMs?: number;
   /** Starts a worker for these checks; its stdout carries WorkerEvent lines. */
   spawnWorker: (checkIds: string[], settled: SettledSources) => ChildProcess;
-  onResult?: (result: CheckResult) => void;
+  onResult?: (result: EvaluatedCheck) => void;
   /** The worker's stderr, and anything on its stdout that is not an event (the engine's own prints). */
   onWorkerOutput?: (text: string) => void;
 }
@@ -38,8 +38,8 @@ const STDERR_TAIL_CHARS = 2000;
  * crashed; either way the source it was playing is settled as a timeout or an error for every
  * check that reads it, and a fresh worker carries on with the checks not yet done.
  */
-export async function runChecksIsolated(checks: readonly Check[], options: IsolatedRunOptions): Promise<CheckResult[]> {
-  const results = new Map<string, CheckResult>();
+export async function runChecksIsolated(checks: readonly Check[], options: IsolatedRunOptions): Promise<EvaluatedCheck[]> {
+  const results = new Map<string, EvaluatedCheck>();
   const settled = new Map<string, SettledSources[number][1]>();
   const limitMs = options.timeoutMs + (options.stallGraceMs ?? DEFAULT_STALL_GRACE_MS);
   for (;;) {
@@ -69,7 +69,7 @@ export async function runChecksIsolated(checks: readonly Check[], options: Isola
         : { outcome: "error", message: `${source}: the worker process running it exited (${end.exit})${end.stderrTail ? `; its last output:\n${end.stderrTail}` : ""}` },
     );
   }
-  return checks.map((check) => results.get(check.id) as CheckResult);
+  return checks.map((check) => results.get(check.id) as EvaluatedCheck);
 }
 
 function runWorker(
@@ -77,7 +77,7 @@ function runWorker(
   settled: SettledSources,
   limitMs: number,
   options: IsolatedRunOptions,
-  onResult: (result: CheckResult) => void,
+  onResult: (result: EvaluatedCheck) => void,
 ): Promise<WorkerEnd> {
   return new Promise((resolve) => {
     const child = options.spawnWorker(

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { canonicalJson } from "../trace/canonical-json.ts";
 import { replayCommands } from "./certification.ts";
 import { abridge } from "./excerpt.ts";
-import type { CheckResult } from "./types.ts";
+import type { EvaluatedCheck } from "./types.ts";
 
 /** File name of a check's repro: its id with the slash made safe. */
 export function reproFileName(id: string): string {
@@ -11,7 +11,7 @@ export function reproFileName(id: string): string {
 }
 
 /** A self-contained Markdown repro: what failed, how to replay it, and the trace excerpt that shows it. */
-export function renderRepro(result: CheckResult, engine: string, seed: number): string {
+export function renderRepro(result: EvaluatedCheck, engine: string, seed: number): string {
   const commands = replayCommands(engine, result, seed);
   const lines = [
     `# ${result.id}: ${result.outcome}`,
@@ -41,7 +41,7 @@ export function renderRepro(result: CheckResult, engine: string, seed: number): 
 }
 
 /** Writes one repro file per given result; returns the paths. */
-export function writeRepros(directory: string, results: readonly CheckResult[], engine: string, seed: number): string[] {
+export function writeRepros(directory: string, results: readonly EvaluatedCheck[], engine: string, seed: number): string[] {
   if (results.length === 0) return [];
   mkdirSync(directory, { recursive: true });
   return results.map((result) => {

@@ -3,12 +3,13 @@ import { playScenario } from "../host/play.ts";
 import { readManifest } from "../plugins/manifest.ts";
 import type { LoadedEngine } from "../plugins/types.ts";
 import { buildScenario } from "../../scenarios/catalogue/index.ts";
-import type { Certification } from "../../reports/result.ts";
+import type { Certification } from "./check-result.ts";
 import { certify } from "./certification.ts";
 import { CHECKS } from "./checks/index.ts";
 import { defaultExpectationsPath, readExpectations, type Expectations } from "./expectations.ts";
 import { DEFAULT_RUN_TIMEOUT_MS, runChecks, type EngineUnderTest, type RunnerOptions } from "./runner.ts";
-import type { Check, CheckResult } from "./types.ts";
+import type { Check, EvaluatedCheck } from "./types.ts";
+import { checkSetDigest } from "./verdict.ts";
 
 export interface EngineChecksOptions {
   seed: number;
@@ -16,7 +17,7 @@ export interface EngineChecksOptions {
   onRun?: RunnerOptions["onRun"];
   checks?: readonly Check[];
   timeoutMs?: number;
-  onResult?: (result: CheckResult) => void;
+  onResult?: (result: EvaluatedCheck) => void;
   onSourceStart?: RunnerOptions["onSourceStart"];
   settledSources?: RunnerOptions["settledSources"];
 }
@@ -32,7 +33,7 @@ export async function engineUnderTest(loaded: LoadedEngine): Promise<EngineUnder
 }
 
 /** Run checks (default: all) against a loaded engine, scenarios played on the reference host. */
-export async function runEngineChecks(loaded: LoadedEngine, options: EngineChecksOptions): Promise<{ engine: EngineUnderTest; results: CheckResult[] }> {
+export async function runEngineChecks(loaded: LoadedEngine, options: EngineChecksOptions): Promise<{ engine: EngineUnderTest; results: EvaluatedCheck[] }> {
   const engine = await engineUnderTest(loaded);
   const results = await runChecks(engine, options.checks ?? CHECKS, {
     seed: options.seed,
@@ -49,7 +50,7 @@ export async function runEngineChecks(loaded: LoadedEngine, options: EngineCheck
 
 export interface CertificationRun {
   certification: Certification;
-  results: CheckResult[];
+  results: EvaluatedCheck[];
   /** Warnings from reading the expectations file. */
   warnings: string[];
 }
@@ -68,5 +69,6 @@ export async function runCertification(loaded: LoadedEngine, options: EngineChec
     warnings.push(...(read?.warnings ?? []));
   }
   const { engine, results } = await runEngineChecks(loaded, options);
-  return { certification: certify(engine, results, options.seed, expectations), results, warnings };
+  const scope = { shard: null, seeds: [options.seed], checkSetDigest: checkSetDigest(options.checks ?? CHECKS) };
+  return { certification: certify(engine, results, options.seed, expectations, scope), results, warnings };
 }

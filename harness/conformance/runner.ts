@@ -8,7 +8,7 @@ import { TraceRecorder } from "../trace/recorder.ts";
 import type { Trace } from "../trace/events.ts";
 import { PROBES } from "./probes/index.ts";
 import { watchDiscardedPasses } from "./sandbox-watch.ts";
-import type { Check, CheckResult, CheckRun, Outcome, SelectionFacts } from "./types.ts";
+import type { Check, EvaluatedCheck, CheckRun, Outcome, SelectionFacts } from "./types.ts";
 
 /** The engine a certification runs: how to make fresh instances, and what it is called. */
 export interface EngineUnderTest {
@@ -42,7 +42,7 @@ export interface RunnerOptions {
   /** Plays catalogue scenarios; without it, checks read their probes only. */
   scenarios?: { build: ScenarioBuilder; play: ScenarioPlayer };
   /** Called as each check finishes (progress output). */
-  onResult?: (result: CheckResult) => void;
+  onResult?: (result: EvaluatedCheck) => void;
   /** Called as a scenario or probe starts playing (the isolated runner's heartbeat). */
   onSourceStart?: (source: string) => void;
   /**
@@ -73,11 +73,11 @@ export function sourcesOf(check: Check, withScenarios: boolean): string[] {
  * fresh engine in its own sandbox, then each check evaluates the recorded traces. A hang, throw or
  * crash becomes that check's outcome; the run goes on.
  */
-export async function runChecks(engine: EngineUnderTest, checks: readonly Check[], options: RunnerOptions): Promise<CheckResult[]> {
+export async function runChecks(engine: EngineUnderTest, checks: readonly Check[], options: RunnerOptions): Promise<EvaluatedCheck[]> {
   const sandboxRoot = mkdtempSync(join(options.sandboxRoot ?? tmpdir(), "ctxbench-certify-"));
   const played = new Map<string, Promise<SourceOutcome>>();
   for (const [source, settled] of options.settledSources ?? []) played.set(source, Promise.resolve({ ok: false, ...settled, durationMs: 0 }));
-  const results: CheckResult[] = [];
+  const results: EvaluatedCheck[] = [];
   const seeds = options.seeds !== undefined && options.seeds.length > 0 ? [...new Set(options.seeds)] : [options.seed];
   try {
     for (const check of checks) {
@@ -114,14 +114,14 @@ export async function runChecks(engine: EngineUnderTest, checks: readonly Check[
   return results;
 }
 
-function evaluateCheck(check: Check, outcomes: SourceOutcome[], sources: string[], sourceMs: number): CheckResult {
+function evaluateCheck(check: Check, outcomes: SourceOutcome[], sources: string[], sourceMs: number): EvaluatedCheck {
   const base = { id: check.id, rule: check.rule, level: check.level, title: check.title, sources };
   const broken = outcomes.find((outcome): outcome is Extract<SourceOutcome, { ok: false }> => !outcome.ok);
   if (broken) return { ...base, outcome: broken.outcome, message: broken.message, evidence: [], durationMs: sourceMs };
   const started = performance.now();
   try {
     const evaluation = check.evaluate(outcomes.map((outcome) => (outcome as Extract<SourceOutcome, { ok: true }>).run));
-    const result: CheckResult = { ...base, outcome: evaluation.outcome, message: evaluation.message, evidence: evaluation.evidence, durationMs: sourceMs + performance.now() - started };
+    const result: EvaluatedCheck = { ...base, outcome: evaluation.outcome, message: evaluation.message, evidence: evaluation.evidence, durationMs: sourceMs + performance.now() - started };
     if (evaluation.skipReason !== undefined) result.skipReason = evaluation.skipReason;
     return result;
   } catch (error) {

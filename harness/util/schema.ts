@@ -158,6 +158,33 @@ export function literal<const V extends string | number | boolean>(expected: V, 
   };
 }
 
+/** `null` and nothing else. */
+export function nullValue(): Schema<null> {
+  const schema: Schema<null> = {
+    expects: "null",
+    matchesType: (value) => value === null,
+    check: (value, path) => (value === null ? null : mismatch(schema, value, path)),
+    jsonSchema: () => ({ type: "null" }),
+    canonical: identity,
+  };
+  return schema;
+}
+
+/** A schema defined later (a recursive or forward `$ref`): `build` runs once, on first use. */
+export function lazy<T>(build: () => Schema<T>): Schema<T> {
+  let built: Schema<T> | undefined;
+  const target = () => (built ??= build());
+  return {
+    get expects() {
+      return target().expects;
+    },
+    matchesType: (value) => target().matchesType(value),
+    check: (value, path) => target().check(value, path),
+    jsonSchema: (context) => target().jsonSchema(context),
+    canonical: (value) => target().canonical(value),
+  };
+}
+
 /** One of a fixed list of strings (a JSON Schema `enum`). */
 export function oneOf<const V extends string>(values: readonly V[], description?: string): Schema<V> {
   const expects = `one of ${values.map((v) => JSON.stringify(v)).join(", ")}`;
@@ -243,9 +270,11 @@ export function record<T>(value: Schema<T>, description?: string): Schema<Record
 /** Alternatives of different JSON types (a string or a list, say); the one of the value's type explains a problem. */
 export function union<const S extends readonly Schema<any>[]>(alternatives: S, description?: string): Schema<Infer<S[number]>> {
   type T = Infer<S[number]>;
-  const expects = alternatives.map((alternative) => alternative.expects).join(" or ");
   const schema: Schema<T> = {
-    expects,
+    // A getter: alternatives may be lazy references not yet resolved.
+    get expects() {
+      return alternatives.map((alternative) => alternative.expects).join(" or ");
+    },
     matchesType: (value) => alternatives.some((alternative) => alternative.matchesType(value)),
     check: (value, path) => {
       const candidates = alternatives.filter((alternative) => alternative.matchesType(value));
@@ -295,6 +324,8 @@ export interface ObjectOptions {
   description?: string;
   /** Unknown keys are allowed (kept as they are) instead of being problems. */
   open?: boolean;
+  /** Unknown keys are allowed and their values follow this schema (JSON Schema's `additionalProperties: {…}`). */
+  additional?: Schema<unknown>;
 }
 
 /** A closed object unless `open`: unknown keys are problems. Wrap a property in `optional()` when it may be absent. */
@@ -318,7 +349,13 @@ export function object<const P extends Properties>(properties: P, options: Objec
         const problem = property.check(value[key], memberPath(path, key));
         if (problem) return problem;
       }
-      if (options.open !== true) {
+      if (options.additional !== undefined) {
+        for (const key of Object.keys(value)) {
+          if (byKey.has(key)) continue;
+          const problem = options.additional.check(value[key], memberPath(path, key));
+          if (problem) return problem;
+        }
+      } else if (options.open !== true) {
         for (const key of Object.keys(value)) if (!byKey.has(key)) return { path: memberPath(path, key), message: `unknown property "${key}"` };
       }
       return null;
@@ -329,14 +366,14 @@ export function object<const P extends Properties>(properties: P, options: Objec
           type: "object",
           properties: Object.fromEntries(entries.map(({ key, schema: property }) => [key, property.jsonSchema(context)])),
           required: entries.filter((entry) => !entry.isOptional).map((entry) => entry.key),
-          ...(options.open === true ? {} : { additionalProperties: false }),
+          ...(options.additional !== undefined ? { additionalProperties: options.additional.jsonSchema(context) } : options.open === true ? {} : { additionalProperties: false }),
         },
         options.description,
       ),
     canonical: (value) => {
       const input = value as Record<string, unknown>;
       const declared = entries.filter(({ key }) => Object.hasOwn(input, key)).map(({ key, schema: property }) => [key, property.canonical(input[key])]);
-      const rest = options.open === true ? Object.keys(input).filter((key) => !byKey.has(key)).map((key) => [key, input[key]]) : [];
+      const rest = options.open === true || options.additional !== undefined ? Object.keys(input).filter((key) => !byKey.has(key)).map((key) => [key, input[key]]) : [];
       return Object.fromEntries([...declared, ...rest]) as ObjectType<P>;
     },
     extend: (more, extendOptions) => object({ ...properties, ...more }, { ...options, ...extendOptions }),

@@ -5,8 +5,8 @@ import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { CHECKS } from "../../harness/conformance/checks/index.ts";
-import { collectRunInfo } from "../../reports/run-info.ts";
-import { certificationOf, type CheckResult, type ResultJson } from "../../reports/result.ts";
+import { collectRunInfo } from "../../harness/result/index.ts";
+import { certificationOf, checkSetDigest, RESULT_SCHEMA_VERSION, type CheckResult, type ResultJson } from "../../harness/result/index.ts";
 import { ctxbench as runCli, REPO } from "./support.ts";
 
 /**
@@ -89,13 +89,13 @@ function shardFile(index: 0 | 1, edit: (result: ResultJson, checks: CheckResult[
   }));
   const engine = { name: "truncate", version: "0.1.0" };
   const result: ResultJson = {
-    schemaVersion: 1,
+    schemaVersion: RESULT_SCHEMA_VERSION,
     runInfo: collectRunInfo({ seed: 1, command: `ctxbench certify --engine truncate --shard ${index + 1}/2`, engines: [engine] }),
     certifications: [],
     benchmarks: [],
   };
   edit(result, checks);
-  result.certifications = [certificationOf(engine, checks)];
+  result.certifications = [certificationOf(engine, checks, { shard: { index: index + 1, count: 2 }, seeds: [1], checkSetDigest: checkSetDigest(CHECKS) })];
   const text = JSON.stringify(result);
   return file(`shard-${index + 1}.json`, replace === null ? text : text.replace(replace[0], replace[1]));
 }

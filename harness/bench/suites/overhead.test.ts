@@ -7,8 +7,8 @@ import { measureInterleaved, type VariantMeasurement } from "../interleave.ts";
 import { compareInterleaved } from "../stats.ts";
 import { VirtualMachine } from "../testing/virtual-machine.ts";
 import type { Goal } from "../goals.ts";
-import { sampleResult } from "../../../reports/fixtures/sample-result.ts";
-import { RERUN_ADVICE, type ResultJson } from "../../../reports/result.ts";
+import { sampleResult } from "../../result/sample-result.ts";
+import { RERUN_ADVICE, type ResultJson } from "../../result/index.ts";
 import { terminalReporter } from "../../../reports/terminal.ts";
 
 class AsyncSelector extends ContextEngine {

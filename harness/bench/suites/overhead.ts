@@ -9,7 +9,7 @@ import type { Message, Usage } from "../../contract/types.ts";
 import { assembleRequest, type AssembledRequest } from "../../host/assemble.ts";
 import { ReferenceViews } from "../../host/reference-views.ts";
 import { generateScenario, sessionMessages } from "../../../scenarios/index.ts";
-import type { OverheadSuite, OverheadVariant } from "../../../reports/result.ts";
+import type { OverheadSuite, OverheadVariant } from "./overhead.suite.ts";
 import { judgeGoal, type Goal } from "../goals.ts";
 import { measureInterleaved, type InterleaveOptions, type Variant, type VariantMeasurement } from "../interleave.ts";
 import { noiseOf, type RunNoise } from "../noise.ts";

@@ -8,7 +8,7 @@ import { disposeEngine } from "../../contract/native.ts";
 import type { Message } from "../../contract/types.ts";
 import { cloneMessages } from "../../host/clone.ts";
 import { sampleTranscript } from "../../../engines/shared/sample-transcript.ts";
-import type { HostSharePoint, ThroughputEngineResult, ThroughputSuite } from "../../../reports/result.ts";
+import type { HostSharePoint, ThroughputEngineResult, ThroughputSuite } from "./throughput.suite.ts";
 import { judgeGoal, type Goal } from "../goals.ts";
 import { NoiseProbe } from "../noise.ts";
 import { estimateReason, noiseReason } from "../reliability.ts";

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { RESULT_SCHEMA_VERSION, validateResult } from "./result.ts";
+import { RESULT_SCHEMA_VERSION } from "./schema.ts";
+import { validateResult } from "./validate.ts";
 import { collectRunInfo, gitSha } from "./run-info.ts";
 
 describe("collectRunInfo", () => {

@@ -1,10 +1,10 @@
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
-import { ContextEngine, ENGINE_BRAND, isContextEngine } from "../contract/context-engine.ts";
-import { conversationScope } from "../contract/conversation-scope.ts";
-import { ENGINE_PROTOCOL_VERSION, ERROR_CODES, type CallResult, type EngineDescription, type InitializeParams, type ParamChange } from "./messages.ts";
-import { isDerived, underive } from "./derived.ts";
-import { MIRRORED_FIELDS } from "./remote-engine.ts";
+import { ContextEngine, ENGINE_BRAND, isContextEngine } from "../../contract/context-engine.ts";
+import { conversationScope } from "../../contract/conversation-scope.ts";
+import { ENGINE_PROTOCOL_VERSION, ERROR_CODES, type CallResult, type EngineDescription, type InitializeParams, type ParamChange } from "../../engine-protocol/messages.ts";
+import { isDerived, underive } from "../../engine-protocol/derived.ts";
+import { MIRRORED_FIELDS } from "../../engine-protocol/remote-engine.ts";
 
 /**
  * The engine side of the engine protocol for a TypeScript/JavaScript engine: what the Hermes
@@ -233,7 +233,7 @@ export class NodeEngineSide {
       const isClass = (value as { prototype?: Record<symbol, unknown> }).prototype?.[ENGINE_BRAND] !== undefined;
       return isClass ? new (value as new () => unknown)() : await (value as (selection: string) => unknown)(plugin.selection);
     }
-    const { instanceFromModule } = await import("../plugins/instantiate.ts");
+    const { instanceFromModule } = await import("../../plugins/instantiate.ts");
     return (await instanceFromModule(module, plugin.entry ?? "")).engine;
   }
 

@@ -2,8 +2,30 @@
 import { execFileSync } from "node:child_process";
 import { realpathSync } from "node:fs";
 import { arch, cpus, platform, release } from "node:os";
-import { PACKAGE_JSON, PACKAGE_ROOT } from "../harness/util/package-root.ts";
-import type { NamedVersion, RunInfo } from "./result.ts";
+import { namedVersionSchema, type NamedVersion } from "../conformance/check-result.ts";
+import { PACKAGE_JSON, PACKAGE_ROOT } from "../util/package-root.ts";
+import { array, integer, nullable, object, string, type Infer } from "../util/schema.ts";
+
+export const runInfoSchema = object({
+  /** ctxbench itself: its version. */
+  tool: namedVersionSchema,
+  /** `process.version`, e.g. "v20.20.2". */
+  node: string(),
+  /** e.g. "linux 6.1.0 x64". */
+  os: string(),
+  /** CPU model string. */
+  cpu: string(),
+  cores: integer({ minimum: 1 }),
+  /** The ctxbench commit; null outside ctxbench's own git checkout. */
+  gitSha: nullable(string()),
+  seed: integer(),
+  /** The command line that produced this result, so it can be rerun. */
+  command: string(),
+  /** Every engine this result speaks of, with its version. */
+  engines: array(namedVersionSchema),
+});
+/** The machine and the run a result describes. */
+export type RunInfo = Infer<typeof runInfoSchema>;
 
 /**
  * HEAD of the git checkout whose top level is `cwd`, or null otherwise (or without git). An

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { ExpectationsError } from "../conformance/expectations.ts";
-import { runCli } from "../cli/main.ts";
-import { memoryIo } from "../cli/test-io.ts";
+import { runCli } from "./main.ts";
+import { memoryIo } from "./test-io.ts";
 import { engineSource, scratchTreesPerTest } from "../plugins/test-support.ts";
 import { MergeError } from "../../reports/merge.ts";
-import { ResultError } from "../../reports/result.ts";
+import { ResultError } from "../result/index.ts";
 import { UnknownScenarioError } from "../../scenarios/catalogue/index.ts";
 import { ImportError } from "../../scenarios/import/errors.ts";
 import { ScenarioFormatError } from "../../scenarios/validate.ts";
-import { CtxbenchError, NegativeVerdict, UsageError } from "./errors.ts";
+import { CtxbenchError, NegativeVerdict, UsageError } from "../util/errors.ts";
 
 describe("errors carry their exit code", () => {
   const scratch = scratchTreesPerTest();

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { EngineFamily, type FamilyOptions } from "./family.ts";
-import { remoteEngine, type RemoteEngine } from "./remote-engine.ts";
+import { EngineFamily, type FamilyOptions } from "../../engine-protocol/family.ts";
+import { remoteEngine, type RemoteEngine } from "../../engine-protocol/remote-engine.ts";
 
 export const NODE_ADAPTER = fileURLToPath(new URL("./node-adapter.mjs", import.meta.url));
 

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { sampleResult } from "./fixtures/sample-result.ts";
-import { parseResult } from "./result.ts";
-import { writeAllReports } from "./write-all.ts";
+import { sampleResult } from "../harness/result/sample-result.ts";
+import { parseResult } from "../harness/result/index.ts";
+import { writeAllReports } from "./publish.ts";
 
 describe("writeAllReports", () => {
   it("writes one file per format into a new directory; the json reads back as the result", async () => {

@@ -1,11 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { CHECKS } from "../conformance/checks/index.ts";
-import { FIXTURES } from "../conformance/fixtures/index.ts";
-import { runChecks, type EngineUnderTest, type RunnerOptions } from "../conformance/runner.ts";
-import { fixtureUnderTest, HOST_SCENARIOS } from "../conformance/test-support.ts";
-import type { CheckResult } from "../conformance/types.ts";
-import { loadEngine } from "../plugins/load.ts";
+import { CHECKS } from "../checks/index.ts";
+import { FIXTURES } from "../fixtures/index.ts";
+import { runChecks, type EngineUnderTest, type RunnerOptions } from "../runner.ts";
+import { fixtureUnderTest, HOST_SCENARIOS } from "../test-support.ts";
+import type { EvaluatedCheck } from "../types.ts";
+import { loadEngine } from "../../plugins/load.ts";
 import { NodeEngineFactory } from "./node-engines.ts";
 
 /**
@@ -13,8 +13,8 @@ import { NodeEngineFactory } from "./node-engines.ts";
  * RemoteEngine on the host side) gets exactly the outcomes it gets in-process.
  */
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const BY_CHECK = fileURLToPath(new URL("../conformance/fixtures/by-check.ts", import.meta.url));
+const REPO = fileURLToPath(new URL("../../../", import.meta.url));
+const BY_CHECK = fileURLToPath(new URL("../fixtures/by-check.ts", import.meta.url));
 const factories: NodeEngineFactory[] = [];
 afterAll(() => Promise.all(factories.map((factory) => factory.dispose())));
 
@@ -24,7 +24,7 @@ function overProtocol(engine: EngineUnderTest, spec: ConstructorParameters<typeo
   return { ...engine, createFresh: () => factory.createFresh() };
 }
 
-const view = (results: CheckResult[]) => results.map((result) => `${result.id}: ${result.outcome}`);
+const view = (results: EvaluatedCheck[]) => results.map((result) => `${result.id}: ${result.outcome}`);
 
 /**
  * The run bound is not what this file tests, and a remote engine is slower than an in-process one

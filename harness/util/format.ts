@@ -1,5 +1,14 @@
-/** Number formatting shared by the human-facing formats; fixed precision so output is byte-stable. */
-import type { Estimate } from "./result.ts";
+/**
+ * Number formatting for everything people read (tables, chart axes, notes); fixed precision so
+ * output is byte-stable. Bench suites format their own tables with it, reports their own text.
+ */
+
+/** A figure with its 95 % interval (the bench's Estimate, by shape). */
+export interface Estimate {
+  value: number;
+  low: number;
+  high: number;
+}
 
 const trim = (text: string) => (text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text);
 
@@ -113,3 +122,27 @@ export function bytes(value: number): string {
   }
   return `${sig(scaled)} ${units[unit]}`;
 }
+
+/** 1,500,000 → "1.5M": axis ticks of a log scale stay inside the margin. */
+export function compactCount(value: number): string {
+  if (value >= 1e9) return `${sig(value / 1e9)}G`;
+  if (value >= 1e6) return `${sig(value / 1e6)}M`;
+  if (value >= 1e3) return `${sig(value / 1e3)}k`;
+  return sig(value);
+}
+
+/** The named formats a chart's axes use: charts are data, so they name a format instead of holding a function. */
+export const NUMBER_FORMATS = {
+  /** 12,345 */
+  thousands: withThousands,
+  /** 1.5M */
+  compact: compactCount,
+  /** 7 */
+  plain: (value: number) => String(value),
+  /** 50 %, 12.5 % */
+  percent: (value: number) => percent(value).replace(".0 %", " %"),
+  /** 1.05× */
+  times: (value: number) => `${sig(value)}×`,
+} as const satisfies Record<string, (value: number) => string>;
+
+export type NumberFormat = keyof typeof NUMBER_FORMATS;
