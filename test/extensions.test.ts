@@ -39,7 +39,7 @@ describe("a bench suite is one file and one registry line", () => {
     expect(Object.keys(resultJsonSchema().$defs as object)).toContain("EchoSuite");
     const bad = JSON.parse(JSON.stringify(result));
     bad.benchmarks[0].engines[0].tokensOut = -1;
-    expect(() => parseResult(JSON.stringify(bad), "bad.json")).toThrow("bad.json: $.benchmarks[0].engines[0].tokensOut: expected a number ≥ 0, got -1");
+    expect(() => parseResult(JSON.stringify(bad), "bad.json")).toThrow("bad.json: $.benchmarks[0].engines[0].tokensOut: must be >= 0, got -1");
   });
 
   it("shows its table in every format, its chart in the HTML report, and its figures in a baseline", async () => {

@@ -41,7 +41,7 @@ describe("result validation", () => {
     expect(problemOf(missing)).toEqual({ path: "$.runInfo", message: 'missing required property "cores"' });
     const unknown = clone(sampleResult());
     unknown.runInfo.startedAt = "2026-01-01T00:00:00Z";
-    expect(problemOf(unknown)).toEqual({ path: "$.runInfo.startedAt", message: "unknown property" });
+    expect(problemOf(unknown)).toEqual({ path: "$.runInfo.startedAt", message: 'unknown property "startedAt"' });
   });
 
   it("tells benchmark suites apart by their suite tag", () => {
