@@ -31,6 +31,12 @@ describe("tap reporter", () => {
     expect(points.find((line) => line.includes("lcm CMP-2/orphaned-result"))).not.toContain("# TODO");
   });
 
+  it("writes an unexpected SHOULD outcome as ok with severity warning, never not ok", () => {
+    const point = points.find((line) => line.includes("truncate CACHE-2/stable-prefix")) as string;
+    expect(point).toMatch(/^ok \d+ - /);
+    expect(diagnosticsAfter(point)).toMatchObject({ severity: "warning", outcome: "indeterminate", level: "SHOULD" });
+  });
+
   it("says which way a missed goal's limit binds", () => {
     const store = points.find((line) => line.includes("bench store appends")) as string;
     expect(diagnosticsAfter(store)).toEqual({ measured: 48210, limit: 150000, bound: "at least", unit: "rows/s" });

@@ -163,6 +163,7 @@ describe("ctxbench certify (as a process)", () => {
   it.each([
     [["certify", "--engine", "no-such-engine", "--checks", "ABC-2"], "no-such-engine"],
     [["certify", "--engine", "compressor", "--shard", "3/2"], "--shard"],
+    [["certify", "--engine", "compressor", "--shard", "50/50"], "shard 50/50 holds no checks"],
     [["certify", "--engine", "compressor", "--checks", "NOPE-9"], "NOPE-9"],
     [["certify", "--engine", "compressor", "--expectations", "missing.yaml"], "missing.yaml"],
   ])("exits 2 on a usage or configuration error: %j", async (args, mention) => {
@@ -184,5 +185,12 @@ describe("ctxbench certify (as a process)", () => {
     );
     const missing = await ctxbench(["merge", join(work, "nowhere.json")]);
     expect(missing.code).toBe(2);
+    // One shard of two is no certification; the same shard twice is no set.
+    const half = await ctxbench(["merge", join(work, "shard-1", "result.json")]);
+    expect(half.code).toBe(2);
+    expect(half.stderr).toContain('engine "truncate": shard 2/2 is missing (have 1/2)');
+    const twice = await ctxbench(["merge", join(work, "shard-1", "result.json"), join(work, "shard-1", "result.json")]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('engine "truncate": shard 1/2 appears twice');
   });
 });
