@@ -73,8 +73,11 @@ describe("ctxbench certify (as a process)", () => {
 
   it("certifies a bundled engine: exit 0, the result JSON (schemaVersion, runInfo, the certification's engine, verdict and checks); deterministic", async () => {
     const args = ["certify", "--engine", "compressor", "--checks", "ABC", "REG", "CMP-1", "--seed", "2", "--format", "json"];
-    const [first, second] = await Promise.all([ctxbench(args), ctxbench(args)]);
+    const out = join(work, "bundled-out");
+    const [first, second] = await Promise.all([ctxbench([...args, "--out", out]), ctxbench(args)]);
     expect(first.code, first.stderr).toBe(0);
+    // One document: what --format json prints is the result.json that --out writes, byte for byte.
+    expect(readFileSync(join(out, "result.json"), "utf8")).toBe(first.stdout);
     const result = parseResult(first.stdout);
     expect(result.schemaVersion).toBe(2);
     expect(result.runInfo.seed).toBe(2);
