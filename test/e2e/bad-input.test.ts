@@ -276,7 +276,7 @@ const ROWS: Row[] = [
       }, /shard-2\.json: \$\.certifications\[0\]\.checks\[\d+\]\.level: is "SHOULD", but check "[A-Z0-9-]+\/[a-z-]+" is MUST$/],
       ["a shard with a check this ctxbench does not have", (_: ResultJson, checks: CheckResult[]) => void (checks[0]!.id = `${checks[0]!.rule}/made-up`), /shard-2\.json: \$\.certifications\[0\]\.checks\[0\]\.id: "[A-Z0-9-]+\/made-up" is not a check of ctxbench \S+$/],
       ["a shard listing one check twice", (_: ResultJson, checks: CheckResult[]) => void checks.push({ ...checks[0]! }), /shard-2\.json: \$\.certifications\[0\]\.checks\[\d+\]\.id: check "\S+" appears twice in the certification of "truncate"$/],
-      ["shards holding the same check", (_: ResultJson, checks: CheckResult[]) => void checks.push({ ...checks[0]!, id: CHECKS[0]!.id, rule: CHECKS[0]!.rule, level: CHECKS[0]!.level }), /check "\S+" of engine "truncate" appears in two results$/],
+      ["shards holding the same check", (_: ResultJson, checks: CheckResult[]) => void checks.push({ ...checks[0]!, id: CHECKS[0]!.id, rule: CHECKS[0]!.rule, level: CHECKS[0]!.level }), /check "\S+" of engine "truncate" appears in two results \(\S+shard-1\.json, \S+shard-2\.json\)$/],
     ] as const
   ).map(([what, edit, stderr]): Row => ({
     label: `merge: ${what}`,
