@@ -38,7 +38,7 @@ export { certifyEngine, type CertifyOptions, type CertifyOutcome } from "./pipel
 export { compareEngines, type CompareRequest, type CompareOutcome } from "./pipeline/compare.ts";
 export { benchStage as benchEngines, type BenchStageOptions, type BenchStageResult } from "./pipeline/bench.ts";
 export { defaultBounds, type Bounds } from "./pipeline/bounds.ts";
-export type { ResultJson, Certification, BenchSuiteResult } from "../reports/result.ts";
+export type { ResultJson, Certification, BenchSuiteResult } from "./result/index.ts";
 export {
   SessionStore,
   OlderBuildWriter,

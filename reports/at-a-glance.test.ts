@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { atAGlance, glanceRow } from "./at-a-glance.ts";
-import { sampleResult } from "./fixtures/sample-result.ts";
-import type { BenchSuiteResult, ResultJson } from "./result.ts";
+import { sampleResult } from "../harness/result/sample-result.ts";
+import type { BenchSuiteResult, ResultJson } from "../harness/result/index.ts";
 
 const suiteOf = <S extends BenchSuiteResult["suite"]>(result: ResultJson, name: S) => result.benchmarks.find((suite) => suite.suite === name) as Extract<BenchSuiteResult, { suite: S }>;
 

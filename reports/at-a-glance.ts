@@ -3,9 +3,9 @@
  * know, each cell with its unit and the id of the table that has its detail. Host and store
  * figures are the harness's and never appear here.
  */
-import { addedNanoseconds, percent, sig, times, withInterval, withThousands } from "./numbers.ts";
-import type { BenchSuiteResult, Certification, ResultJson } from "./result.ts";
-import { recallViaToolsText } from "./tables.ts";
+import { recallViaToolsText } from "../harness/bench/suites/quality.suite.ts";
+import type { BenchSuiteResult, Certification, ResultJson } from "../harness/result/index.ts";
+import { addedNanoseconds, percent, sig, times, withInterval, withThousands } from "../harness/util/format.ts";
 
 export interface GlanceCell {
   text: string;
@@ -121,7 +121,7 @@ function suiteColumns(suite: BenchSuiteResult): GlanceColumn[] {
         { id: "scaling", header: "Scaling exponent", detail: "table-throughput", note: "Scaling exponent: k of compress() time ∝ messages^k, fitted over every size measured (1 = linear, 95 % CI).", cells: exponent },
       ];
     }
-    case "store":
+    default:
       return [];
   }
 }

@@ -7,7 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_SCRIPT, type AccessibilityViolation } from "./accessibility-audit.ts";
 import { browserSkipReason, launchChromium } from "./browser.ts";
-import { HOSTILE_TEXT, sampleResult } from "./fixtures/sample-result.ts";
+import { HOSTILE_TEXT, sampleResult } from "../harness/result/sample-result.ts";
 import { htmlReporter } from "./html.ts";
 
 const skipReason = browserSkipReason();

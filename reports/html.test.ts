@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HOSTILE_TEXT, sampleResult } from "./fixtures/sample-result.ts";
+import { HOSTILE_TEXT, sampleResult } from "../harness/result/sample-result.ts";
 import { escapeHtml } from "./html-escape.ts";
 import { htmlReporter } from "./html.ts";
 

@@ -5,9 +5,11 @@
 import { escapeHtml } from "./html-escape.ts";
 import { atAGlance, NOT_MEASURED } from "./at-a-glance.ts";
 import { collapseMatrix, complianceMatrix, MATRIX_LEGEND, noteworthyChecks, type MatrixRow } from "./matrix.ts";
-import { percent, sig, withThousands } from "./numbers.ts";
+import { findBenchSuite } from "../harness/bench/registry.ts";
+import type { Chart } from "../harness/bench/suite.ts";
+import { NUMBER_FORMATS } from "../harness/util/format.ts";
 import type { Reporter } from "./reporter.ts";
-import type { Certification, CheckResult, ResultJson } from "./result.ts";
+import type { Certification, CheckResult, ResultJson } from "../harness/result/index.ts";
 import { barChart, lineChart, PALETTE } from "./svg-charts.ts";
 import { benchmarkTables, HARNESS_NOTE, harnessTables, runInfoPairs, type Table } from "./tables.ts";
 
@@ -138,86 +140,48 @@ function engineColors(result: ResultJson): (engine: string | null, baselineIndex
   };
 }
 
+/** Every suite's charts, drawn from the data its suite gives; each engine keeps one colour in every chart. */
 function charts(result: ResultJson): string[] {
-  const figures: string[] = [];
   const colorOf = engineColors(result);
-  for (const suite of result.benchmarks) {
-    if (suite.suite === "throughput" && suite.engines.length > 0) {
-      figures.push(
-        figure(
-          "Throughput against transcript size (log–log)",
-          lineChart({
-            id: "throughput",
-            title: "Messages compressed per second against transcript size",
-            xLabel: "messages in the transcript",
-            yLabel: "messages per second",
-            xScale: "log",
-            yScale: "log",
-            formatX: (value) => withThousands(value),
-            formatY: (value) => compactCount(value),
-            markers: true,
-            series: suite.engines.map((engine) => ({ name: engine.engine, color: colorOf(engine.engine), points: engine.points.map((point) => [point.messages, point.messagesPerSecond]) })),
-          }),
-        ),
-      );
-    }
-    if (suite.suite === "cache" && suite.engines.length > 0) {
-      figures.push(
-        figure(
-          "Prompt-cache hit ratio, turn by turn",
-          lineChart({
-            id: "cache",
-            title: "Cache-hit ratio per turn",
-            xLabel: "turn",
-            yLabel: "cached ÷ prompt tokens",
-            xScale: "linear",
-            yScale: "linear",
-            yDomain: [0, 1],
-            formatX: (value) => String(value),
-            formatY: (value) => percent(value).replace(".0 %", " %"),
-            series: suite.engines.map((engine) => ({ name: engine.engine, color: colorOf(engine.engine), points: engine.perTurnHitRatio.map((ratio, turn) => [turn + 1, ratio]) })),
-          }),
-        ),
-      );
-    }
-    if (suite.suite === "overhead" && suite.variants.length > 0) {
-      // Whole-assembly ratios compare engines; the selection stage alone spans a thousandfold and would flatten them.
-      const assembly = suite.variants.filter((variant) => variant.stage === "assembly");
-      const shown = assembly.length > 0 ? assembly : suite.variants;
-      const stages = new Set(shown.map((variant) => variant.stage));
-      figures.push(
-        figure(
-          `${assembly.length > 0 ? "Whole request assembly" : "Overhead"} per engine, relative to no engine (bars: median ratio; whiskers: 95 % CI)`,
-          barChart({
-            id: "overhead",
-            title: "Request cost relative to no engine",
-            valueLabel: "× the cost with no engine",
-            formatValue: (value) => `${sig(value)}×`,
-            reference: { value: 1, label: "no engine" },
-            bars: shown.map((variant, index) => ({
-              color: colorOf(variant.engine, index),
-              label: stages.size > 1 ? `${variant.variant} (${variant.stage})` : variant.variant,
-              value: variant.ratioToNoEngine?.value ?? 1,
-              ...(variant.ratioToNoEngine ? { low: variant.ratioToNoEngine.low, high: variant.ratioToNoEngine.high } : {}),
-            })),
-          }),
-        ),
-      );
-    }
-  }
-  return figures;
+  return result.benchmarks.flatMap((suite) => (findBenchSuite(suite.suite)?.charts(suite) ?? []).map((chart) => figure(chart.caption, drawChart(chart, colorOf))));
 }
 
-/** 1,500,000 → "1.5M": axis ticks of a log scale stay inside the margin. */
-function compactCount(value: number): string {
-  if (value >= 1e9) return `${sig(value / 1e9)}G`;
-  if (value >= 1e6) return `${sig(value / 1e6)}M`;
-  if (value >= 1e3) return `${sig(value / 1e3)}k`;
-  return sig(value);
+function drawChart(chart: Chart, colorOf: ReturnType<typeof engineColors>): string {
+  if (chart.kind === "line") {
+    return lineChart({
+      id: chart.id,
+      title: chart.title,
+      xLabel: chart.xLabel,
+      yLabel: chart.yLabel,
+      xScale: chart.xScale,
+      yScale: chart.yScale,
+      ...(chart.yDomain ? { yDomain: chart.yDomain } : {}),
+      formatX: NUMBER_FORMATS[chart.xFormat],
+      formatY: NUMBER_FORMATS[chart.yFormat],
+      ...(chart.markers ? { markers: true } : {}),
+      series: chart.series.map((series) => ({ name: series.engine, color: colorOf(series.engine), points: series.points })),
+    });
+  }
+  return barChart({
+    id: chart.id,
+    title: chart.title,
+    valueLabel: chart.valueLabel,
+    formatValue: NUMBER_FORMATS[chart.valueFormat],
+    ...(chart.reference ? { reference: chart.reference } : {}),
+    bars: chart.bars.map((bar, index) => ({
+      color: colorOf(bar.engine, index),
+      label: bar.label,
+      value: bar.value,
+      ...(bar.low !== undefined ? { low: bar.low } : {}),
+      ...(bar.high !== undefined ? { high: bar.high } : {}),
+    })),
+  });
 }
 
 export const htmlReporter: Reporter = {
   format: "html",
+  fileName: "report.html",
+  printable: false,
   render(result, options = {}) {
     const title = options.title ?? "ctxbench report";
     const body: string[] = [`<header><h1>${e(title)}</h1></header>`];

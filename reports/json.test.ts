@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { sampleResult } from "./fixtures/sample-result.ts";
+import { sampleResult } from "../harness/result/sample-result.ts";
 import { jsonReporter } from "./json.ts";
-import { parseResult } from "./result.ts";
+import { parseResult } from "../harness/result/index.ts";
 
 describe("json reporter", () => {
   it("writes the result itself, which parses and validates back to an equal value", () => {
@@ -16,6 +16,6 @@ describe("json reporter", () => {
       value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).reverse()) : value,
     );
     expect(jsonReporter.render(shuffled)).toBe(jsonReporter.render(result));
-    expect(jsonReporter.render(result).startsWith('{\n  "schemaVersion": 1,\n  "runInfo": {\n    "tool"')).toBe(true);
+    expect(jsonReporter.render(result).startsWith('{\n  "schemaVersion": 2,\n  "runInfo": {\n    "tool"')).toBe(true);
   });
 });

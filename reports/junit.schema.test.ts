@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { junitSchemaErrors as schemaErrors } from "./fixtures/junit-schema.ts";
-import { sampleResult } from "./fixtures/sample-result.ts";
+import { sampleResult } from "../harness/result/sample-result.ts";
 import { junitReporter } from "./junit.ts";
 
 describe("junit reporter against the Jenkins JUnit schema", () => {

@@ -1,17 +1,21 @@
 /**
  * JUnit XML: one testsuite per engine, one testcase per check; benchmark goals as a testsuite per
  * suite. JUnit has no "expected failure", so an expected outcome is written as <skipped> with its reason.
+ * A SHOULD check is a warning whatever it does (it never decides a verdict): its case passes, with
+ * the warning and its evidence on <system-out>, so a certified engine never turns a JUnit-reading CI red.
  * The output follows the Jenkins JUnit schema (junit-4.xsd), which most CI servers read: the
  * reason is <skipped>'s text (the schema gives it no attributes) and the root carries no skipped count.
  */
 import type { Reporter } from "./reporter.ts";
-import { goalBound, RERUN_ADVICE, type BenchSuiteResult, type Certification, type CheckResult, type ResultJson } from "./result.ts";
+import { goalBound, RERUN_ADVICE, type BenchSuiteResult, type Certification, type CheckResult, type ResultJson } from "../harness/result/index.ts";
 import { element, xmlText } from "./xml.ts";
 
 type Verdict =
   | { kind: "passed" }
   | { kind: "skipped"; message: string }
-  | { kind: "failure" | "error"; type: string; message: string; body: string };
+  | { kind: "failure" | "error"; type: string; message: string; body: string }
+  /** A SHOULD check that did not do as expected: the case passes and says so on system-out (RULES.md: a warning, never a failure). */
+  | { kind: "warning"; body: string };
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -23,6 +27,10 @@ function evidenceBody(check: CheckResult): string {
 
 export function junitVerdict(check: CheckResult): Verdict {
   if (check.outcome === "skipped") return { kind: "skipped", message: check.skipReason ?? check.message };
+  if (check.unexpected && check.level === "SHOULD") {
+    const what = check.outcome === "pass" ? `passed, but the expectations file says ${check.expected}` : `${check.outcome} (unexpected)`;
+    return { kind: "warning", body: `warning: SHOULD ${check.id} ${what}: ${evidenceBody(check)}` };
+  }
   if (!check.unexpected) {
     return check.outcome === "pass" ? { kind: "passed" } : { kind: "skipped", message: `expected: ${check.message} (${check.outcome}, as the expectations file says)` };
   }
@@ -46,7 +54,9 @@ function testcase(test: Case): string {
       ? null
       : verdict.kind === "skipped"
         ? element("skipped", {}, xmlText(verdict.message))
-        : element(verdict.kind, { message: verdict.message, type: verdict.type }, xmlText(verdict.body));
+        : verdict.kind === "warning"
+          ? element("system-out", {}, xmlText(verdict.body))
+          : element(verdict.kind, { message: verdict.message, type: verdict.type }, xmlText(verdict.body));
   return `    ${element("testcase", { classname: test.classname, name: test.name, time: seconds(test.timeMs) }, child)}`;
 }
 
@@ -102,6 +112,8 @@ function goalCases(bench: BenchSuiteResult): Case[] {
 
 export const junitReporter: Reporter = {
   format: "junit",
+  fileName: "junit.xml",
+  printable: true,
   render(result: ResultJson) {
     const info = result.runInfo;
     const properties: [string, string][] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sampleResult } from "./fixtures/sample-result.ts";
+import { sampleResult } from "../harness/result/sample-result.ts";
 import { codeBlock, inlineText, markdownReporter } from "./markdown.ts";
 
 const result = sampleResult();
@@ -27,8 +27,8 @@ describe("markdown reporter", () => {
     expect(rows[0]).toEqual(["Check", "Level", "compressor 1.0.0", "lcm 0.4.2", "truncate 0.1.0"]);
     const row = (id: string) => rows.find((cells) => cells[0]!.startsWith(inlineText(id)))!;
     expect(row("CMP-2/orphaned-result").slice(2)).toEqual(["+", "-", "+"]);
-    expect(row("SEL-6/null-means-unchanged").slice(2)).toEqual(["+", "+", "N/A"]);
-    expect(row("CACHE-2/prefix-stable").slice(2)).toEqual(["+", "+", ""]);
+    expect(row("SEL-7/return-shape").slice(2)).toEqual(["+", "+", "N/A"]);
+    expect(row("CACHE-2/stable-prefix").slice(2)).toEqual(["+", "+", ""]);
     expect(markdown).toContain("Legend: `+` pass, `-` fail, `N/A` not applicable (skipped), blank unknown.");
   });
 

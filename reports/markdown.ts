@@ -2,7 +2,7 @@
 import { atAGlance, glanceRow } from "./at-a-glance.ts";
 import { collapseMatrix, complianceMatrix, MATRIX_LEGEND, noteworthyChecks } from "./matrix.ts";
 import type { Reporter } from "./reporter.ts";
-import type { CheckResult, ResultJson } from "./result.ts";
+import type { CheckResult, ResultJson } from "../harness/result/index.ts";
 import { benchmarkTables, HARNESS_NOTE, harnessTables, runInfoPairs, type Table } from "./tables.ts";
 
 /** Evidence longer than this is cut, so a job summary stays far below GitHub's 1 MiB cap. */
@@ -95,6 +95,8 @@ function benchTable(bench: Table): string {
 
 export const markdownReporter: Reporter = {
   format: "markdown",
+  fileName: "report.md",
+  printable: true,
   render(result, options = {}) {
     const sections = [`# ${inlineText(options.title ?? "ctxbench report")}`];
     const glance = result.certifications.length > 1 || result.benchmarks.length > 0 ? glanceSection(result) : null;

@@ -1,5 +1,5 @@
 /** The compliance matrix (checks × engines) with the OpenTelemetry legend. */
-import type { CheckLevel, CheckOutcome, CheckResult, NamedVersion, ResultJson } from "./result.ts";
+import type { CheckLevel, CheckOutcome, CheckResult, NamedVersion, ResultJson } from "../harness/result/index.ts";
 
 /** `+` pass, `-` fail (also error and timeout), `N/A` skipped, blank unknown (indeterminate or not run). */
 export type MatrixCell = "+" | "-" | "N/A" | "";

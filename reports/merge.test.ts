@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { sampleResult } from "./fixtures/sample-result.ts";
+import { sampleResult } from "../harness/result/sample-result.ts";
 import { MergeError, mergeResultFiles, mergeResults } from "./merge.ts";
-import { certificationOf, validateResult, type ResultJson } from "./result.ts";
+import { certificationOf, validateResult, type ResultJson } from "../harness/result/index.ts";
 
 const full = sampleResult({ withBenchmarks: false });
 
@@ -9,7 +9,11 @@ function shard(result: ResultJson, index: number, of: number): ResultJson {
   return {
     ...result,
     certifications: result.certifications.map((certification) =>
-      certificationOf(certification.engine, certification.checks.filter((_, position) => position % of === index)),
+      certificationOf(
+        certification.engine,
+        certification.checks.filter((_, position) => position % of === index),
+        { ...certification, shard: { index: index + 1, count: of } },
+      ),
     ),
   };
 }
@@ -41,7 +45,7 @@ describe("mergeResults", () => {
   });
 
   it("refuses a check, a whole-run suite or an engine version seen twice", () => {
-    expect(() => mergeResults(full, full)).toThrow(/check "ABC-1\/name-attribute" of engine "compressor" appears in two results/);
+    expect(() => mergeResults(full, full)).toThrow(/check "ABC-1\/base-class-and-members" of engine "compressor" appears in two results/);
     const bench = sampleResult({ withCertifications: false });
     expect(() => mergeResults(bench, bench)).toThrow(MergeError);
     const other = sampleResult({ withBenchmarks: false });
@@ -75,3 +79,30 @@ describe("mergeResults refuses results that are not parts of one run", () => {
     expect(() => mergeResultFiles(files)).toThrow("cannot merge a.json, b.json: they come from different seeds: 42 (a.json), 7 (b.json)");
   });
 });
+
+describe("results that do not hang together are refused, saying which", () => {
+  const half = (index: number) => shard(full, index, 2);
+  const files = (...results: ResultJson[]) => results.map((result, i) => ({ source: `r${i + 1}.json`, result }));
+
+  it("refuses an incomplete shard set: 1 of 2 shards is no certification", () => {
+    expect(() => mergeResults(half(0))).toThrow('engine "compressor": shard 2/2 is missing (have 1/2); an incomplete set certifies nothing');
+    expect(() => mergeResultFiles(files(half(1)))).toThrow("cannot merge r1.json: engine \"compressor\": shard 1/2 is missing (have 2/2)");
+  });
+
+  it("refuses a shard given twice, shards of different splits, and a whole run beside shards", () => {
+    expect(() => mergeResultFiles(files(half(0), half(0), half(1)))).toThrow('engine "compressor": shard 1/2 appears twice (r1.json, r2.json)');
+    expect(() => mergeResultFiles(files(half(0), shard(full, 1, 3)))).toThrow('engine "compressor": shards of different splits (1/2 in r1.json, 2/3 in r2.json)');
+    const other = { ...full, certifications: full.certifications.filter((c) => c.engine.name === "compressor") };
+    expect(() => mergeResultFiles(files(other, half(1)))).toThrow('engine "compressor" is certified in full in r1.json and in shards in r2.json');
+  });
+
+  it("refuses shards certified under different seeds or check selections (runs of another seed or build: above)", () => {
+    const seeds = half(1);
+    seeds.certifications = seeds.certifications.map((c) => ({ ...c, seeds: [1, 2] }));
+    expect(() => mergeResultFiles(files(half(0), seeds))).toThrow('engine "compressor" was certified under different seeds (r1.json: 42; r2.json: 1, 2)');
+    const selection = half(1);
+    selection.certifications = selection.certifications.map((c) => ({ ...c, checkSetDigest: "0000000000000000" }));
+    expect(() => mergeResultFiles(files(half(0), selection))).toThrow(/engine "compressor" was certified on different check selections \(r1\.json [0-9a-f]{16}, r2\.json 0000000000000000\)/);
+  });
+});
+

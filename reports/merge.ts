@@ -1,18 +1,13 @@
 /**
- * Joins several result files into one: shards of one certification, or a certification and a
- * benchmark run. The output does not depend on the order of the inputs' shards.
+ * Joins several result files into one: the shards of one certification, or a certification and
+ * a benchmark run. Results that do not hang together are refused, saying which file differs: a
+ * shard set with a shard missing or twice, shards of different splits, seeds or check sets, and
+ * results of different ctxbench versions, commits or engine versions. The output does not depend
+ * on the order of the inputs.
  */
+import { findBenchSuite, type BenchSuiteResult } from "../harness/bench/registry.ts";
 import { UsageError } from "../harness/util/errors.ts";
-import {
-  certificationOf,
-  type BenchSuiteResult,
-  type CacheSuite,
-  type Certification,
-  type NamedVersion,
-  type QualitySuite,
-  type ResultJson,
-  type ThroughputSuite,
-} from "./result.ts";
+import { certificationOf, checkSetDigest, type Certification, type NamedVersion, type ResultJson } from "../harness/result/index.ts";
 
 /** Results that cannot be joined (exit 2); the message says why, and names the files when known. */
 export class MergeError extends UsageError {
@@ -24,19 +19,25 @@ export class MergeError extends UsageError {
   }
 }
 
-/** mergeResults over result files: a refusal names the files. */
+interface Input {
+  /** A file name, or "result N". */
+  source: string;
+  result: ResultJson;
+}
+
+/** mergeResults over result files: every refusal names the files. */
 export function mergeResultFiles(files: readonly { source: string; result: ResultJson }[]): ResultJson {
   try {
-    return mergeLabelled(files.map((file) => file.result), files.map((file) => file.source));
+    return merge(files);
   } catch (error) {
     if (error instanceof MergeError && error.sources === undefined) throw new MergeError(error.detail, files.map((file) => file.source));
     throw error;
   }
 }
 
-/** runInfo comes from the first result (engines are unioned); certifications of one engine join their checks. */
+/** runInfo comes from the first result (engines are unioned); the shards of one engine's certification join into it. */
 export function mergeResults(...results: ResultJson[]): ResultJson {
-  return mergeLabelled(results, results.map((_, index) => `result ${index + 1}`));
+  return merge(results.map((result, index) => ({ source: `result ${index + 1}`, result })));
 }
 
 /**
@@ -50,63 +51,103 @@ const SAME_RUN: ReadonlyArray<{ what: string; of: (result: ResultJson) => string
   { what: "seeds", of: (result) => String(result.runInfo.seed) },
 ];
 
-function runMismatch(results: readonly ResultJson[], labels: readonly string[]): string | null {
+function sameRun(inputs: readonly Input[]): void {
   for (const { what, of } of SAME_RUN) {
     const values = new Map<string, string[]>();
-    results.forEach((result, index) => values.set(of(result), [...(values.get(of(result)) ?? []), labels[index]!]));
-    if (values.size > 1) {
-      return `they come from different ${what}: ${[...values].map(([value, sources]) => `${value} (${sources.join(", ")})`).join(", ")}`;
-    }
+    for (const { source, result } of inputs) values.set(of(result), [...(values.get(of(result)) ?? []), source]);
+    if (values.size > 1) throw new MergeError(`they come from different ${what}: ${[...values].map(([value, sources]) => `${value} (${sources.join(", ")})`).join(", ")}`);
   }
-  return null;
 }
 
-function mergeLabelled(results: readonly ResultJson[], labels: readonly string[]): ResultJson {
-  const [first, ...rest] = results;
+function merge(inputs: readonly Input[]): ResultJson {
+  const [first] = inputs;
   if (!first) throw new MergeError("nothing to merge");
-  if (rest.length === 0) return first;
-  const mismatch = runMismatch(results, labels);
-  if (mismatch !== null) throw new MergeError(mismatch);
+  sameRun(inputs);
   return {
-    schemaVersion: first.schemaVersion,
-    runInfo: { ...first.runInfo, engines: unionEngines(results.flatMap((result) => result.runInfo.engines)) },
-    certifications: mergeCertifications(results.flatMap((result) => result.certifications)),
-    benchmarks: mergeBenchmarks(results.flatMap((result) => result.benchmarks)),
+    schemaVersion: first.result.schemaVersion,
+    runInfo: { ...first.result.runInfo, engines: unionEngines(inputs.flatMap(({ source, result }) => result.runInfo.engines.map((engine) => ({ source, engine })))) },
+    certifications: mergeCertifications(inputs.flatMap(({ source, result }) => result.certifications.map((certification) => ({ source, certification })))),
+    benchmarks: mergeBenchmarks(inputs.flatMap(({ result }) => result.benchmarks)),
   };
 }
 
-function unionEngines(engines: NamedVersion[]): NamedVersion[] {
-  const byName = new Map<string, NamedVersion>();
-  for (const engine of engines) {
-    const seen = byName.get(engine.name);
-    if (seen && seen.version !== engine.version)
-      throw new MergeError(`engine "${engine.name}" appears with two versions (${seen.version}, ${engine.version})`);
-    byName.set(engine.name, engine);
+/** One ctxbench version and commit, one seed: what the merged runInfo claims for all of them. */
+function unionEngines(engines: { source: string; engine: NamedVersion }[]): NamedVersion[] {
+  const byName = new Map<string, { source: string; engine: NamedVersion }>();
+  for (const entry of engines) {
+    const seen = byName.get(entry.engine.name);
+    if (seen && seen.engine.version !== entry.engine.version)
+      throw new MergeError(`engine "${entry.engine.name}" appears with two versions (${seen.engine.version} in ${seen.source}, ${entry.engine.version} in ${entry.source})`);
+    if (!seen) byName.set(entry.engine.name, entry);
   }
-  return [...byName.values()];
+  return [...byName.values()].map((entry) => entry.engine);
 }
 
-function mergeCertifications(certifications: Certification[]): Certification[] {
-  const byEngine = new Map<string, Certification[]>();
-  for (const certification of certifications) {
-    const key = `${certification.engine.name}@${certification.engine.version}`;
-    byEngine.set(key, [...(byEngine.get(key) ?? []), certification]);
+type Part = { source: string; certification: Certification };
+
+function mergeCertifications(parts: readonly Part[]): Certification[] {
+  const byEngine = new Map<string, Part[]>();
+  for (const part of parts) byEngine.set(part.certification.engine.name, [...(byEngine.get(part.certification.engine.name) ?? []), part]);
+  return [...byEngine.values()].map(joinEngine);
+}
+
+/** The certifications of one engine: one whole run, or every shard of one split of one run. */
+function joinEngine(group: readonly Part[]): Certification {
+  const [first] = group as [Part, ...Part[]];
+  const name = first.certification.engine.name;
+  const where = (part: Part) => part.source;
+  for (const part of group.slice(1)) {
+    const [a, b] = [first.certification, part.certification];
+    if (a.engine.version !== b.engine.version) throw new MergeError(`engine "${name}" appears with two versions (${a.engine.version} in ${where(first)}, ${b.engine.version} in ${where(part)})`);
   }
-  return [...byEngine.values()].map((group) => {
-    if (group.length === 1) return group[0]!;
-    const checks = group.flatMap((certification) => certification.checks);
-    const ids = new Set<string>();
-    for (const check of checks) {
-      if (ids.has(check.id)) throw new MergeError(`check "${check.id}" of engine "${group[0]!.engine.name}" appears in two results`);
-      ids.add(check.id);
+  const shards = group.filter((part) => part.certification.shard !== null);
+  if (shards.length > 0 && shards.length < group.length) {
+    const whole = group.find((part) => part.certification.shard === null)!;
+    throw new MergeError(`engine "${name}" is certified in full in ${where(whole)} and in shards in ${where(shards[0]!)}`);
+  }
+  const count = shards[0]?.certification.shard!.count ?? 0;
+  const split = shards.find((part) => part.certification.shard!.count !== count);
+  if (split) throw new MergeError(`engine "${name}": shards of different splits (${label(shards[0]!)} in ${where(shards[0]!)}, ${label(split)} in ${where(split)})`);
+  const bySlot = new Map<number, Part>();
+  for (const part of shards) {
+    const index = part.certification.shard!.index;
+    const seen = bySlot.get(index);
+    if (seen) throw new MergeError(`engine "${name}": shard ${index}/${count} appears twice (${where(seen)}, ${where(part)})`);
+    bySlot.set(index, part);
+  }
+  const owner = new Map<string, Part>();
+  for (const part of group) {
+    for (const check of part.certification.checks) {
+      const seen = owner.get(check.id);
+      if (seen) throw new MergeError(`check "${check.id}" of engine "${name}" appears in two results (${where(seen)}, ${where(part)})`);
+      owner.set(check.id, part);
     }
-    checks.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return certificationOf(group[0]!.engine, checks);
-  });
+  }
+  for (const part of group.slice(1)) {
+    const [a, b] = [first.certification, part.certification];
+    if (a.checkSetDigest !== b.checkSetDigest)
+      throw new MergeError(`engine "${name}" was certified on different check selections (${where(first)} ${a.checkSetDigest}, ${where(part)} ${b.checkSetDigest})`);
+    if (a.seeds.join(",") !== b.seeds.join(",")) throw new MergeError(`engine "${name}" was certified under different seeds (${where(first)}: ${a.seeds.join(", ")}; ${where(part)}: ${b.seeds.join(", ")})`);
+  }
+  const checksOfAll = group.flatMap((part) => part.certification.checks);
+  if (shards.length === 0) {
+    if (group.length > 1) throw new MergeError(`engine "${name}" is certified in full in ${group.map(where).join(" and in ")}`);
+    return first.certification;
+  }
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !bySlot.has(index));
+  if (missing.length > 0) {
+    const have = [...bySlot.keys()].sort((a, b) => a - b).map((index) => `${index}/${count}`).join(", ");
+    throw new MergeError(`engine "${name}": shard${missing.length === 1 ? "" : "s"} ${missing.map((index) => `${index}/${count}`).join(", ")} ${missing.length === 1 ? "is" : "are"} missing (have ${have}); an incomplete set certifies nothing`);
+  }
+  const checks = [...checksOfAll].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const { seeds, checkSetDigest: digest } = first.certification;
+  if (checkSetDigest(checks) !== digest) throw new MergeError(`engine "${name}": the ${count} shards' checks do not make up the check selection they were split from`);
+  return certificationOf(first.certification.engine, checks, { shard: null, seeds, checkSetDigest: digest });
 }
 
-type PerEngineSuite = CacheSuite | ThroughputSuite | QualitySuite;
+const label = (part: Part) => `${part.certification.shard!.index}/${part.certification.shard!.count}`;
 
+/** Suites of the same name join as their suite says (per engine), or refuse when its figures are only comparable within one run. */
 function mergeBenchmarks(suites: BenchSuiteResult[]): BenchSuiteResult[] {
   const merged: BenchSuiteResult[] = [];
   for (const suite of suites) {
@@ -116,25 +157,10 @@ function mergeBenchmarks(suites: BenchSuiteResult[]): BenchSuiteResult[] {
       merged.push(suite);
       continue;
     }
-    if (suite.suite === "overhead" || suite.suite === "store")
-      throw new MergeError(`the "${suite.suite}" suite appears in two results; its figures are only comparable within one run`);
-    merged[index] = joinPerEngine(existing as PerEngineSuite, suite);
+    const definition = findBenchSuite(suite.suite);
+    const joined = definition?.join ? definition.join(existing, suite) : `the "${suite.suite}" suite appears in two results; its figures are only comparable within one run`;
+    if (typeof joined === "string") throw new MergeError(joined);
+    merged[index] = joined as BenchSuiteResult;
   }
   return merged;
-}
-
-function joinPerEngine<S extends PerEngineSuite>(a: S, b: S): S {
-  const names = new Set(a.engines.map((engine) => engine.engine));
-  for (const engine of b.engines) {
-    if (names.has(engine.engine)) throw new MergeError(`engine "${engine.engine}" appears twice in the "${a.suite}" suite`);
-  }
-  const joined = {
-    ...a,
-    engines: [...a.engines, ...b.engines],
-    warnings: [...a.warnings, ...b.warnings],
-    goals: [...a.goals, ...b.goals],
-    durationMs: a.durationMs + b.durationMs,
-  };
-  if (a.suite === "cache") (joined as CacheSuite).scenarios = [...new Set([...a.scenarios, ...(b as CacheSuite).scenarios])];
-  return joined as S;
 }

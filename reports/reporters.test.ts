@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { sampleResult, sampleRunInfo } from "./fixtures/sample-result.ts";
+import { sampleResult, sampleRunInfo } from "../harness/result/sample-result.ts";
 import { REPORT_FORMATS, reporters } from "./index.ts";
-import { RESULT_SCHEMA_VERSION, type ResultJson } from "./result.ts";
+import { RESULT_SCHEMA_VERSION, type ResultJson } from "../harness/result/index.ts";
 
 const empty: ResultJson = { schemaVersion: RESULT_SCHEMA_VERSION, runInfo: sampleRunInfo({ engines: [] }), certifications: [], benchmarks: [] };
 

@@ -7,9 +7,9 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { launchChromium } from "./browser.ts";
-import { sampleResult } from "./fixtures/sample-result.ts";
+import { sampleResult } from "../harness/result/sample-result.ts";
 import { htmlReporter } from "./html.ts";
-import { parseResult } from "./result.ts";
+import { parseResult } from "../harness/result/index.ts";
 
 const args = process.argv.slice(2);
 const full = args.includes("--full");

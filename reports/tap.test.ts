@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { HOSTILE_TEXT, sampleResult } from "./fixtures/sample-result.ts";
+import { HOSTILE_TEXT, sampleResult } from "../harness/result/sample-result.ts";
 import { tapDescription, tapReporter } from "./tap.ts";
 
 const result = sampleResult();
@@ -26,9 +26,15 @@ describe("tap reporter", () => {
   });
 
   it("marks skips with # SKIP and expected failures with # TODO", () => {
-    expect(points.find((line) => line.includes("truncate SEL-6/null-means-unchanged"))).toMatch(/^ok \d+ - .* # SKIP not-claimed: select_context$/);
+    expect(points.find((line) => line.includes("truncate SEL-7/return-shape"))).toMatch(/^ok \d+ - .* # SKIP not-claimed: select_context$/);
     expect(points.find((line) => line.includes("lcm SEL-8/stable-selection"))).toMatch(/^not ok \d+ - .* # TODO expected fail: selection reordered/);
     expect(points.find((line) => line.includes("lcm CMP-2/orphaned-result"))).not.toContain("# TODO");
+  });
+
+  it("writes an unexpected SHOULD outcome as ok with severity warning, never not ok", () => {
+    const point = points.find((line) => line.includes("truncate CACHE-2/stable-prefix")) as string;
+    expect(point).toMatch(/^ok \d+ - /);
+    expect(diagnosticsAfter(point)).toMatchObject({ severity: "warning", outcome: "indeterminate", level: "SHOULD" });
   });
 
   it("says which way a missed goal's limit binds", () => {

@@ -1,9 +1,10 @@
 /**
  * TAP version 14: one test point per engine × check, then one per benchmark goal. An expected
- * non-pass is `not ok … # TODO` (TAP's own "expected failure"); a skip is `ok … # SKIP`.
+ * non-pass is `not ok … # TODO` (TAP's own "expected failure"); a skip is `ok … # SKIP`; a SHOULD
+ * check that did not do as expected is `ok` with `severity: warning` in its diagnostics.
  */
 import type { Reporter } from "./reporter.ts";
-import { RERUN_ADVICE, type CheckResult, type ResultJson } from "./result.ts";
+import { RERUN_ADVICE, type CheckResult, type ResultJson } from "../harness/result/index.ts";
 
 /** A description on one line, with `#` and `\` escaped as TAP 14 requires. */
 export function tapDescription(text: string): string {
@@ -23,8 +24,11 @@ function checkPoint(number: number, engine: string, check: CheckResult): string[
   const description = `${number} - ${tapDescription(`${engine} ${check.id} ${check.title}`)}`;
   if (check.outcome === "skipped") return [`ok ${description} # SKIP ${directiveText(check.skipReason ?? check.message)}`];
   if (check.outcome === "pass" && !check.unexpected) return [`ok ${description}`];
+  // A SHOULD check never fails: an unexpected outcome is an ok point whose diagnostics say warning.
+  const warning = check.unexpected && check.level === "SHOULD";
   const todo = !check.unexpected ? ` # TODO expected ${check.outcome}: ${directiveText(check.message)}` : "";
   const entries: [string, unknown][] = [
+    ...(warning ? ([["severity", "warning"]] as [string, unknown][]) : []),
     ["outcome", check.outcome],
     ["expected", check.expected ?? "pass"],
     ["level", check.level],
@@ -33,12 +37,14 @@ function checkPoint(number: number, engine: string, check: CheckResult): string[
     ["durationMs", check.durationMs],
     ["evidence", check.evidence],
   ];
-  if (check.repro) entries.push(["replay", check.repro.command]);
-  return [`not ok ${description}${todo}`, ...diagnostics(entries)];
+  if (check.repro) entries.push(["scenario", check.repro.scenario], ["replay", check.repro.command]);
+  return [`${warning ? "ok" : "not ok"} ${description}${todo}`, ...diagnostics(entries)];
 }
 
 export const tapReporter: Reporter = {
   format: "tap",
+  fileName: "report.tap",
+  printable: true,
   render(result: ResultJson) {
     const lines: string[] = [];
     let number = 0;

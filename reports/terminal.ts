@@ -3,7 +3,7 @@ import Table from "cli-table3";
 import { atAGlance, glanceRow } from "./at-a-glance.ts";
 import { collapseMatrix, complianceMatrix, MATRIX_LEGEND, noteworthyChecks, type MatrixCell } from "./matrix.ts";
 import type { Reporter } from "./reporter.ts";
-import type { Certification, CheckOutcome, ResultJson } from "./result.ts";
+import type { Certification, CheckOutcome, ResultJson } from "../harness/result/index.ts";
 import { benchmarkTables, HARNESS_NOTE, harnessTables, runInfoPairs, type Table as DataTable } from "./tables.ts";
 
 type Paint = (text: string, tone: "good" | "bad" | "warn" | "dim" | "bold" | "plain") => string;
@@ -118,6 +118,8 @@ function problems(result: ResultJson, paint: Paint): string[] {
 
 export const terminalReporter: Reporter = {
   format: "terminal",
+  fileName: "report.txt",
+  printable: true,
   render(result, options = {}) {
     const paint = paintWith(options.color === true);
     const out: string[] = [paint(options.title ?? "ctxbench", "bold"), ""];

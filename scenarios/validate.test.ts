@@ -10,7 +10,7 @@ import { join } from "node:path";
 /**
  * A scenario that sets every field of the format. Each object is typed `Required<…>`, so a field
  * added to format.ts fails to compile here until it is set, and then fails validation until
- * scenario.schema.json declares it: the schema and the type cannot drift apart.
+ * scenarios/schema.ts declares it: the schema and the type cannot drift apart.
  */
 function maximalScenario(): Scenario {
   const call: Required<ScriptedToolCall> = {
@@ -56,8 +56,8 @@ describe("scenario validation", () => {
   const mutations: Array<[string, (s: Scenario) => void, string, string]> = [
     ["a turn without a user message", (s) => delete (s.sessions[0]!.turns[0] as Partial<ScenarioTurn>).user, "$.sessions[0].turns[0]", 'missing required property "user"'],
     ["an unknown field", (s) => ((s.sessions[0] as unknown as Record<string, unknown>).colour = "red"), "$.sessions[0].colour", "unknown property"],
-    ["an unknown fault kind", (s) => ((s.sessions[0]!.turns[0]!.steps[0] as AssistantStep).fault = { kind: "meteor" } as never), "$.sessions[0].turns[0].steps[0].fault", 'kind="transient"'],
-    ["a wrong event field", (s) => ((s.schedule[2] as { event: { newSession: unknown } }).event.newSession = 7), "$.schedule[2].event.newSession", "expected string"],
+    ["an unknown fault kind", (s) => ((s.sessions[0]!.turns[0]!.steps[0] as AssistantStep).fault = { kind: "meteor" } as never), "$.sessions[0].turns[0].steps[0].fault.kind", 'expected one of "transient", "content-policy"'],
+    ["a wrong event field", (s) => ((s.schedule[2] as { event: { newSession: unknown } }).event.newSession = 7), "$.schedule[2].event.newSession", "expected a string"],
     ["a schedule naming an unknown session", (s) => (s.schedule[1]!.session = "ghost"), "$.schedule[1].session", 'unknown session "ghost"'],
     ["a turn played out of order", (s) => s.schedule.splice(1, 1), "$.schedule", "plays 0"],
     ["a created session played before its creation", (s) => s.schedule.splice(2, 0, ...s.schedule.splice(3, 1)), "$.schedule[2].session", "used before the event"],
@@ -108,7 +108,7 @@ describe("scenario validation", () => {
     scenario.context_length = "big";
     writeFileSync(file, JSON.stringify(scenario));
     expect(() => readScenarioFile(file)).toThrow(ScenarioFormatError);
-    expect(() => readScenarioFile(file)).toThrow(`${file}: $.context_length: expected integer`);
+    expect(() => readScenarioFile(file)).toThrow(`${file}: $.context_length: expected an integer`);
     writeFileSync(file, "{not json");
     expect(() => readScenarioFile(file)).toThrow(/bad\.json: \$: not JSON/);
   });

@@ -1,28 +1,24 @@
-import { readFileSync } from "node:fs";
-import type { Scenario, ScenarioTurn, ScheduleStep } from "./format.ts";
 import { UsageError } from "../harness/util/errors.ts";
-import { JsonSchemaValidator, type SchemaNode, type SchemaProblem } from "./json-schema.ts";
+import type { Problem } from "../harness/util/schema.ts";
+import type { Scenario, ScenarioTurn, ScheduleStep } from "./format.ts";
+import { scenarioJsonSchema, scenarioSchema } from "./schema.ts";
 
-/** The published JSON Schema of the scenario format, as data. */
-export const SCENARIO_SCHEMA: SchemaNode = JSON.parse(
-  readFileSync(new URL("./scenario.schema.json", import.meta.url), "utf8"),
-) as SchemaNode;
-
-const schemaValidator = new JsonSchemaValidator(SCENARIO_SCHEMA);
+/** The published JSON Schema of the scenario format (scenario.schema.json), as data. */
+export const SCENARIO_SCHEMA: Readonly<Record<string, unknown>> = scenarioJsonSchema();
 
 /** A scenario that does not conform: names the JSON path of the first problem (exit 2). */
 export class ScenarioFormatError extends UsageError {
   constructor(
     readonly source: string,
-    readonly problem: SchemaProblem,
+    readonly problem: Problem,
   ) {
     super(`${source}: ${problem.path}: ${problem.message}`);
   }
 }
 
 /** The first problem in `value` as a scenario (schema first, then cross references), or null. */
-export function findScenarioProblem(value: unknown): SchemaProblem | null {
-  return schemaValidator.validate(value) ?? crossReferenceProblem(value as Scenario);
+export function findScenarioProblem(value: unknown): Problem | null {
+  return scenarioSchema.check(value, "$") ?? crossReferenceProblem(value as Scenario);
 }
 
 /** Throws ScenarioFormatError unless `value` is a valid scenario. */
@@ -35,7 +31,7 @@ export function assertScenario(value: unknown, source = "scenario"): asserts val
 const ENDS_THE_TURN: ReadonlySet<string> = new Set(["content-policy", "terminal", "interrupted"]);
 
 /** What the schema cannot say: ids that must resolve, and a schedule that plays every turn once, in order. */
-function crossReferenceProblem(scenario: Scenario): SchemaProblem | null {
+function crossReferenceProblem(scenario: Scenario): Problem | null {
   const turnCounts = new Map<string, number>();
   const named: Array<[string, string]> = [
     ...scenario.sessions.map((session, i): [string, string] => [`$.sessions[${i}].id`, session.id]),
@@ -109,7 +105,7 @@ function scheduleStepProblem(
   turnCounts: Map<string, number>,
   createdBy: Map<string, number>,
   nextTurn: Map<string, number>,
-): SchemaProblem | null {
+): Problem | null {
   const path = `$.schedule[${index}]`;
   const declared = turnCounts.get(step.session);
   const creator = createdBy.get(step.session);
@@ -141,7 +137,7 @@ function turnCapacity(turn: ScenarioTurn): number {
  * event plays: at most its stored or system rows plus everything the turns and events before
  * it add (compaction only shrinks that). An index past it can never resolve, whatever the engine.
  */
-function messageIndexProblem(scenario: Scenario): SchemaProblem | null {
+function messageIndexProblem(scenario: Scenario): Problem | null {
   const capacity = new Map<string, number>();
   const legacyRows = new Map((scenario.legacyStore?.sessions ?? []).map((session) => [session.id, session.messages.length]));
   for (const session of scenario.sessions) capacity.set(session.id, legacyRows.get(session.id) || 1);

@@ -6,7 +6,8 @@ import { estimateTokensRough } from "../../harness/contract/tokens.ts";
 import type { Message } from "../../harness/contract/types.ts";
 import { validateSequence } from "../../harness/contract/validate.ts";
 import { messageText } from "../shared/message-text.ts";
-import { sampleTranscript, type IdStyle } from "../shared/sample-transcript.ts";
+import { TOOL_CALL_ID_STYLES } from "../../harness/testkit/tool-call-ids.ts";
+import { sampleTranscript } from "../../harness/testkit/transcript.ts";
 import type { Summarizer, SummaryRequest } from "../shared/summarizer.ts";
 import { isCarrierUid } from "./carrier.ts";
 import { CompressorEngine, register } from "./index.ts";
@@ -132,7 +133,7 @@ describe("budget state", () => {
 });
 
 describe("compress on every tool-call id shape (CMP-1..5, CMP-8, TCU-3)", () => {
-  const styles: IdStyle[] = ["unique", "constant", "per-turn", "hex"];
+  const styles = TOOL_CALL_ID_STYLES;
   for (const idStyle of styles) {
     it(`keeps a valid, smaller sequence with ${idStyle} ids`, () => {
       const input = sampleTranscript({ messages: 400, seed: 11, idStyle });

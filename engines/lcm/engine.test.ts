@@ -3,7 +3,8 @@ import { isContextEngine } from "../../harness/contract/context-engine.ts";
 import { estimateTokensRough } from "../../harness/contract/tokens.ts";
 import type { Message } from "../../harness/contract/types.ts";
 import { validateSequence } from "../../harness/contract/validate.ts";
-import { sampleTranscript } from "../shared/sample-transcript.ts";
+import { TOOL_CALL_ID_STYLES } from "../../harness/testkit/tool-call-ids.ts";
+import { sampleTranscript } from "../../harness/testkit/transcript.ts";
 import { isCarrier, parseCarrier } from "./carrier.ts";
 import { LcmEngine, register } from "./index.ts";
 import { filler, fillerTurns, transcript } from "./test-transcripts.ts";
@@ -165,7 +166,7 @@ describe("lcm compress (CMP)", () => {
   });
 
   it("keeps every tool-call id style of the shared sample transcripts valid (TCU-3)", async () => {
-    for (const idStyle of ["unique", "constant", "per-turn", "hex"] as const) {
+    for (const idStyle of TOOL_CALL_ID_STYLES) {
       const input = sampleTranscript({ messages: 160, seed: 3, idStyle });
       const output = await engineWithWindow(8_000).compress(structuredClone(input));
       expect(output).not.toBe(input);

@@ -5,7 +5,8 @@ import { ContextEngine, overridesHook } from "../../harness/contract/context-eng
 import { estimateTokensRough } from "../../harness/contract/tokens.ts";
 import type { Message } from "../../harness/contract/types.ts";
 import { validateSequence } from "../../harness/contract/validate.ts";
-import { sampleTranscript, type IdStyle } from "../shared/sample-transcript.ts";
+import { TOOL_CALL_ID_STYLES } from "../../harness/testkit/tool-call-ids.ts";
+import { sampleTranscript } from "../../harness/testkit/transcript.ts";
 import { TruncateEngine, register } from "./index.ts";
 
 const errors = (messages: Message[]) => validateSequence(messages).filter((finding) => finding.severity === "error");
@@ -51,7 +52,7 @@ describe("clone_for_agent (REG-6)", () => {
 });
 
 describe("truncate", () => {
-  const styles: IdStyle[] = ["unique", "constant", "per-turn", "hex"];
+  const styles = TOOL_CALL_ID_STYLES;
   for (const idStyle of styles) {
     it(`drops the oldest turns to the budget and keeps tool pairs whole with ${idStyle} ids`, () => {
       const input = sampleTranscript({ messages: 500, seed: 71, idStyle });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { CacheSuite, OverheadSuite, OverheadVariant } from "../../reports/result.ts";
+import type { CacheSuite } from "./suites/cache.suite.ts";
+import type { OverheadSuite, OverheadVariant } from "./suites/overhead.suite.ts";
 import { combineSuiteResults } from "./combine.ts";
 import type { Goal } from "./goals.ts";
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { OverheadSuite, StoreSuite, ThroughputSuite } from "../../reports/result.ts";
+import type { OverheadSuite } from "./suites/overhead.suite.ts";
+import type { StoreSuite } from "./suites/store.suite.ts";
+import type { ThroughputSuite } from "./suites/throughput.suite.ts";
 import { figuresOf } from "./figures.ts";
 
 const at = (value: number) => ({ value, low: value, high: value });

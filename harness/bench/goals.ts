@@ -3,32 +3,37 @@
  * judged by its whole interval, so a goal is met only when the measurement says so beyond its
  * noise; a noisy run or an interval across the bound is "noisy", never "met".
  */
+import { boolean, named, nullable, number, object, oneOf, optional, string, type Infer } from "../util/schema.ts";
 import type { Estimate } from "./stats.ts";
 
-export type GoalStatus = "met" | "missed" | "noisy";
+export const GOAL_STATUSES = ["met", "missed", "noisy"] as const;
+export type GoalStatus = (typeof GOAL_STATUSES)[number];
 
-export interface Interval {
-  low: number;
-  high: number;
-}
+const intervalSchema = object({ low: number(), high: number() });
+export type Interval = Infer<typeof intervalSchema>;
 
-export interface Goal {
-  id: string;
-  /** The engine whose figure this is; null for the harness's own figures (host, store). */
-  engine: string | null;
-  description: string;
-  /** The bound: a ceiling (met when measured ≤ limit) unless `floor` says otherwise. */
-  limit: number;
-  /** True for a floor: met when measured ≥ limit (throughputs). Absent means a ceiling. */
-  floor?: boolean;
-  measured: number;
-  /** The 95 % interval of a timed figure; null for counts and other exact figures. */
-  interval: Interval | null;
-  unit: string;
-  status: GoalStatus;
-  /** Why the goal is noisy (absent otherwise). */
-  reason?: string;
-}
+export const goalSchema = named(
+  "Goal",
+  object({
+    id: string({ minLength: 1 }),
+    /** The engine whose figure this is; null for the harness's own figures (host, store). */
+    engine: nullable(string({ minLength: 1 })),
+    description: string(),
+    /** The bound: a ceiling (met when measured ≤ limit) unless `floor` says otherwise. */
+    limit: number(),
+    /** True for a floor: met when measured ≥ limit (throughputs). Absent means a ceiling. */
+    floor: optional(boolean()),
+    measured: number(),
+    /** The 95 % interval of a timed figure; null for counts and other exact figures. */
+    interval: nullable(intervalSchema),
+    unit: string(),
+    status: oneOf(GOAL_STATUSES),
+    /** Why the goal is noisy (absent otherwise). */
+    reason: optional(string()),
+  }),
+);
+/** A measured value against the goal the spec or an issue sets for it. */
+export type Goal = Infer<typeof goalSchema>;
 
 export type GoalSpec = Pick<Goal, "id" | "engine" | "description" | "limit" | "floor" | "unit">;
 

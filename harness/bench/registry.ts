@@ -1,48 +1,48 @@
-import type { BenchSuiteName, BenchSuiteResult } from "../../reports/result.ts";
-import { runCacheBench } from "./suites/cache.ts";
-import { CACHE_RETRIES_SCENARIO } from "./suites/cache-scenarios.ts";
-import { runOverheadBench } from "./suites/overhead.ts";
-import { runQualityBench } from "./suites/quality.ts";
-import { runStoreSuite } from "./suites/store-suite.ts";
-import { runThroughputSuite } from "./suites/throughput.ts";
-import type { EngineFactory } from "./engine-factory.ts";
+/**
+ * Every benchmark suite, one line each, in the order a full run takes them. A suite is one file
+ * (see suite.ts); adding its line here is all the result schema, the reports, merge, baselines
+ * and `--suite` need to know it.
+ */
+import type { BenchSuite, SuiteResultBase } from "./suite.ts";
+import { cacheSuite } from "./suites/cache.suite.ts";
+import { overheadSuite } from "./suites/overhead.suite.ts";
+import { qualitySuite } from "./suites/quality.suite.ts";
+import { storeSuite } from "./suites/store.suite.ts";
+import { throughputSuite } from "./suites/throughput.suite.ts";
 
-/** An engine a suite may create fresh instances of. */
-export interface BenchEngine extends EngineFactory {
-  version: string | null;
+export const BENCH_SUITES = [overheadSuite, cacheSuite, throughputSuite, qualitySuite, storeSuite] as const;
+
+/** The result of any registered suite. */
+export type BenchSuiteResult = Parameters<(typeof BENCH_SUITES)[number]["tables"]>[0];
+export type BenchSuiteName = BenchSuiteResult["suite"];
+
+export type { BenchEngine, SuiteContext } from "./suite.ts";
+
+const added: BenchSuite<any>[] = [];
+
+/** The registered suites: the lines above, then any added by registerBenchSuite. */
+export function benchSuites(): readonly BenchSuite<any>[] {
+  return [...BENCH_SUITES, ...added];
 }
 
-export interface SuiteContext {
-  engines: BenchEngine[];
-  seed: number;
-  /** A scratch directory the suite may write into; removed by the caller. */
-  scratchDir: string;
-  /** Smaller inputs and fewer samples, for a quick look (the main job on a busy machine, the e2e tests). */
-  quick: boolean;
+export function findBenchSuite(name: string): BenchSuite<any> | undefined {
+  return benchSuites().find((suite) => suite.name === name);
 }
 
-export type SuiteRunner = (context: SuiteContext) => Promise<BenchSuiteResult>;
-
-/** Every suite, runnable alone (`ctxbench bench --suite NAME`). */
-export const suiteRunners: Partial<Record<BenchSuiteName, SuiteRunner>> = {
-  overhead: (context) =>
-    runOverheadBench({
-      engines: context.engines,
-      seed: context.seed,
-      ...(context.quick ? { messages: 200, measure: { rounds: 2, samplesPerRound: 20 } } : {}),
-    }),
-  cache: (context) =>
-    runCacheBench({ engines: context.engines, seed: context.seed, ...(context.quick ? { scenarios: [CACHE_RETRIES_SCENARIO] } : {}) }),
-  quality: (context) => runQualityBench({ engines: context.engines, seed: context.seed }),
-  throughput: (context) =>
-    runThroughputSuite({ engines: context.engines, seed: context.seed, ...(context.quick ? { sizes: [1_000, 4_000, 10_000] } : {}) }),
-  store: (context) =>
-    runStoreSuite({ dir: context.scratchDir, ...(context.quick ? { rows: 50_000, legacyRows: 100_000 } : {}) }),
-};
-
-/** The suites in the order a full run takes them. */
-export const SUITE_ORDER: readonly BenchSuiteName[] = ["overhead", "cache", "throughput", "quality", "store"];
-
+/** The suite names in run order (what `--suite` accepts). */
 export function availableSuites(): BenchSuiteName[] {
-  return SUITE_ORDER.filter((name) => suiteRunners[name] !== undefined);
+  return benchSuites().map((suite) => suite.name as BenchSuiteName);
+}
+
+/**
+ * Registers one more suite (a test's throwaway suite, say) for as long as the returned function
+ * is not called: the result schema, reports, merge and `--suite` see it like the lines above.
+ */
+export function registerBenchSuite<R extends SuiteResultBase>(suite: BenchSuite<R>): () => void {
+  if (findBenchSuite(suite.name)) throw new Error(`a bench suite named "${suite.name}" is already registered`);
+  added.push(suite);
+  return () => {
+    const index = added.indexOf(suite);
+    if (index >= 0) added.splice(index, 1);
+  };
 }

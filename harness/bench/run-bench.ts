@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { BenchSuiteName, BenchSuiteResult } from "../../reports/result.ts";
 import type { BaselineFigure } from "./baseline.ts";
 import { figuresOf } from "./figures.ts";
-import { suiteRunners, type BenchEngine } from "./registry.ts";
+import { findBenchSuite, type BenchEngine, type BenchSuiteName, type BenchSuiteResult } from "./registry.ts";
 import { UsageError } from "../util/errors.ts";
 
 export interface BenchPlan {
@@ -26,12 +25,12 @@ export async function runBenchPlan(plan: BenchPlan): Promise<BenchRun> {
   const benchmarks: BenchSuiteResult[] = [];
   const figures: Record<string, BaselineFigure> = {};
   for (const [index, suite] of plan.suites.entries()) {
-    const runner = suiteRunners[suite];
-    if (runner === undefined) throw new UsageError(`unknown benchmark suite "${suite}"`);
+    const definition = findBenchSuite(suite);
+    if (definition === undefined) throw new UsageError(`unknown benchmark suite "${suite}"`);
     plan.onSuiteStart?.(suite, index, plan.suites.length);
     const scratchDir = mkdtempSync(join(tmpdir(), `ctxbench-${suite}-`));
     try {
-      const result = await runner({ engines: plan.engines, seed: plan.seed, scratchDir, quick: plan.quick });
+      const result: BenchSuiteResult = await definition.run({ engines: plan.engines, seed: plan.seed, scratchDir, quick: plan.quick });
       benchmarks.push(result);
       Object.assign(figures, figuresOf(result));
     } finally {

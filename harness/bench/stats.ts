@@ -64,6 +64,9 @@ export interface Estimate {
   high: number;
 }
 
+/** Half the interval's width over the value: the uncertainty a baseline gate allows for. */
+export const relativeHalfWidth = (estimate: Estimate): number => (estimate.value > 0 ? (estimate.high - estimate.low) / 2 / estimate.value : 0);
+
 /** Samples of one variant grouped by the round they were taken in (rounds interleave the variants). */
 export interface RoundedSamples {
   /** Every sample, in the order taken. */

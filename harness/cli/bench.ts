@@ -1,4 +1,3 @@
-import { mkdir } from "node:fs/promises";
 import { cpus } from "node:os";
 import { resolve } from "node:path";
 import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
@@ -11,13 +10,15 @@ import { outputSummary } from "../pipeline/assemble.ts";
 import { shellLine } from "../pipeline/plan.ts";
 import { selectEngine } from "../plugins/select.ts";
 import type { EngineSpec } from "../plugins/spec.ts";
-import { collectRunInfo, reporters, writeAllReports, type ResultJson } from "../../reports/index.ts";
+import { publishResult } from "../../reports/index.ts";
+import { collectRunInfo, RESULT_SCHEMA_VERSION, type ResultJson } from "../result/index.ts";
 import { NegativeVerdict } from "../util/errors.ts";
-import type { CliIo } from "./io.ts";
+import { wantsColor, type CliIo } from "./io.ts";
 import { boundOptions, enginesSelection, maxTimeOf, pythonRuntimeOf, quietOption, seedOf, seedOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
 
-const benchOptions = {
+/** A function, so that `--suite` offers the suites registered when the command is built. */
+const benchOptions = () => ({
   ...enginesSelection,
   ...seedOption,
   ...quietOption,
@@ -29,9 +30,9 @@ const benchOptions = {
   out: { type: "string", describe: "Also write every report format into this directory" },
   "save-baseline": { type: "string", describe: "Save the figures as a named baseline (.ctxbench/baselines/NAME.json)" },
   baseline: { type: "string", describe: "Compare with a saved baseline; exit 1 on a regression beyond max(10 %, the figures' uncertainty)" },
-} as const;
+}) as const;
 
-type BenchArgs = InferredOptionTypes<typeof benchOptions>;
+type BenchArgs = InferredOptionTypes<ReturnType<typeof benchOptions>>;
 
 /** `ctxbench bench`: run benchmark suites on engines (each in its own player) and print or save the result JSON. */
 export function benchCommand(io: CliIo): CommandModule<object, BenchArgs> {
@@ -40,7 +41,7 @@ export function benchCommand(io: CliIo): CommandModule<object, BenchArgs> {
     describe: "Benchmark engines: request overhead, prompt-cache stability, compress() throughput, recall quality, the store",
     builder: (yargs: Argv) =>
       yargs
-        .options(benchOptions)
+        .options(benchOptions())
         .example("$0 bench --suite overhead", "The per-request cost of the host's identity check and request assembly")
         .example("$0 bench --suite throughput --engine compressor --json", "compress() throughput as JSON")
         .example("$0 bench --save-baseline main && $0 bench --baseline main", "Gate on regressions")
@@ -78,18 +79,19 @@ async function bench(io: CliIo, args: BenchArgs): Promise<void> {
   if (printed !== null) io.stderr(`note: ${printed}\n`);
   const words = ["ctxbench", "bench", ...suites.flatMap((s) => ["--suite", s]), ...names.flatMap((name) => ["--engine", name]), ...pluginDirs.flatMap((dir) => ["--plugins", dir]), ...(runtime.python !== undefined ? ["--python", runtime.python] : []), ...(runtime.hermesAgent !== undefined ? ["--hermes-agent", runtime.hermesAgent] : []), "--seed", String(seed), ...(args.quick ? ["--quick"] : [])];
   const result: ResultJson = {
-    schemaVersion: 1,
+    schemaVersion: RESULT_SCHEMA_VERSION,
     runInfo: collectRunInfo({ seed, command: shellLine(words), engines: run.engines.map((engine) => ({ name: engine.name, version: engine.version ?? "unversioned" })), isolation: args.isolate ? "players" : "in-process" }),
     certifications: [],
     benchmarks: run.benchmarks,
   };
-  const color = io.isTty && io.env["NO_COLOR"] === undefined;
-  io.stdout(args.json ? reporters.json.render(result) : reporters.terminal.render(result, { color }));
-  if (args.out !== undefined) {
-    const dir = resolve(io.cwd, args.out);
-    await mkdir(dir, { recursive: true });
-    for (const path of await writeAllReports(result, dir, { title: "ctxbench benchmarks" })) progress.step(`wrote ${path}`);
-  }
+  const written = await publishResult(result, io, {
+    format: args.json ? "json" : "terminal",
+    color: wantsColor(io),
+    out: args.out === undefined ? null : resolve(io.cwd, args.out),
+    title: "ctxbench benchmarks",
+    environment: false,
+  });
+  for (const path of written) progress.step(`wrote ${path}`);
   if (run.failures.length > 0) throw new NegativeVerdict(`${run.failures.length} suite run(s) could not measure an engine: ${run.failures.join("; ")}`);
   if (args["save-baseline"] !== undefined) {
     const machine = `${cpus()[0]?.model.trim() ?? "unknown"} ×${cpus().length}, node ${process.version}`;

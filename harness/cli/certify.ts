@@ -1,19 +1,15 @@
-import { appendFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
 import { certifyEngine } from "../pipeline/certify.ts";
 import { writeRepros } from "../pipeline/repro.ts";
-import { reporters } from "../../reports/registry.ts";
-import { certifyJsonOf } from "../../reports/result.ts";
-import { writeAllReports } from "../../reports/write-all.ts";
+import { publishResult, reportFormats } from "../../reports/index.ts";
 import { NegativeVerdict } from "../util/errors.ts";
-import type { CliIo } from "./io.ts";
+import { wantsColor, type CliIo } from "./io.ts";
 import { boundOptions, boundsOf, checksOption, engineRequestOf, engineSelection, seedOf, seedOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
 
-export const CERTIFY_FORMATS = ["terminal", "json", "junit", "markdown", "tap"] as const;
-
-const certifyOptions = {
+/** A function, so that `--format` offers the reporters registered when the command is built. */
+const certifyOptions = () => ({
   ...engineSelection,
   ...seedOption,
   ...boundOptions,
@@ -24,12 +20,12 @@ const certifyOptions = {
     default: false,
     describe: "Rewrite the expectations file from this run's outcomes (entries of checks that did not run are kept); the verdict of this run still judges the file as it was",
   },
-  format: { choices: CERTIFY_FORMATS, default: "terminal" as const, describe: "What to print on stdout" },
+  format: { choices: reportFormats(), default: "terminal", describe: "What to print on stdout (json: the result.json document itself)" },
   out: { type: "string", describe: "Write every format (result.json, junit.xml, report.md, …) and the repro files into this directory (without it, repro files of failures go to ./ctxbench-repro)" },
   shard: { type: "string", describe: "Run shard i of n (i/n); join the shards' result.json files with ctxbench merge" },
-} as const;
+}) as const;
 
-type CertifyArgs = InferredOptionTypes<typeof certifyOptions>;
+type CertifyArgs = InferredOptionTypes<ReturnType<typeof certifyOptions>>;
 
 /** `ctxbench certify`: run the conformance checks against one engine and give a verdict. */
 export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
@@ -38,7 +34,7 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
     describe: "Run the conformance checks against one engine: exit 0 certified, 1 not certified",
     builder: (yargs: Argv) =>
       yargs
-        .options(certifyOptions)
+        .options(certifyOptions())
         .example("ctxbench certify --engine lcm", "certify a bundled engine")
         .example("ctxbench certify --plugins ./plugins --engine mine --out results", "certify your plugin, writing JUnit, Markdown and repro files")
         .example("ctxbench certify --engine mine --checks CMP-2 --seed 7", "replay one rule's checks with another seed")
@@ -72,11 +68,13 @@ async function certify(io: CliIo, args: CertifyArgs): Promise<void> {
   const { certification, failures } = outcome.assembled;
   const name = certification.engine.name;
   const repros = writeRepros(reproDir, failures, name, outcome.plan.flags);
-  if (args.out !== undefined) await writeAllReports(outcome.result, resolve(io.cwd, args.out), { title: `ctxbench certify: ${name}` });
-  if (summaryFile) appendFileSync(summaryFile, reporters.markdown.render(outcome.result, { title: `ctxbench certify: ${name}` }));
-
-  const color = args.format === "terminal" && io.isTty && !io.env["NO_COLOR"];
-  io.stdout(args.format === "json" ? `${JSON.stringify(certifyJsonOf(outcome.result.runInfo, certification), null, 2)}\n` : reporters[args.format].render(outcome.result, { color }));
+  await publishResult(outcome.result, io, {
+    format: args.format,
+    color: wantsColor(io),
+    out: args.out === undefined ? null : resolve(io.cwd, args.out),
+    title: `ctxbench certify: ${name}`,
+    environment: true,
+  });
   if (repros.length > 0) io.stderr(`repro files for ${repros.length} unexpected outcome(s) in ${reproDir}\n`);
   if (certification.verdict !== "certified") throw new NegativeVerdict(`${name} is not certified: ${notCertifiedBecause(certification, failures.filter((failure) => failure.level === "MUST").map((failure) => failure.id))}`);
 }

@@ -2,13 +2,14 @@ import { resolve } from "node:path";
 import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
 import { availableSuites } from "../bench/registry.ts";
 import { compareEngines } from "../pipeline/compare.ts";
-import { reporters, REPORT_FORMATS, writeAllReports } from "../../reports/index.ts";
+import { publishResult, reportFormats } from "../../reports/index.ts";
 import { UsageError } from "../util/errors.ts";
-import type { CliIo } from "./io.ts";
+import { wantsColor, type CliIo } from "./io.ts";
 import { boundOptions, boundsOf, checksOption, enginesSelection, pythonRuntimeOf, quietOption, seedOf, seedOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
 
-const compareOptions = {
+/** A function, so that `--format` offers the reporters registered when the command is built. */
+const compareOptions = () => ({
   ...enginesSelection,
   ...seedOption,
   ...checksOption,
@@ -18,11 +19,11 @@ const compareOptions = {
   bench: { type: "boolean", default: true, describe: "Run the benchmarks (--no-bench: only the compliance matrix)" },
   certify: { type: "boolean", default: true, describe: "Certify each engine (--no-certify: only the performance tables)" },
   quick: { type: "boolean", default: false, describe: "Smaller benchmark inputs and fewer samples" },
-  format: { choices: REPORT_FORMATS, default: "terminal" as const, describe: "What to print on stdout" },
+  format: { choices: reportFormats({ pages: true }), default: "terminal", describe: "What to print on stdout" },
   out: { type: "string", describe: "Also write every report format (HTML with charts included) into this directory" },
-} as const;
+}) as const;
 
-type CompareArgs = InferredOptionTypes<typeof compareOptions>;
+type CompareArgs = InferredOptionTypes<ReturnType<typeof compareOptions>>;
 
 /** `ctxbench compare`: engines side by side, compliance matrix and performance tables. */
 export function compareCommand(io: CliIo): CommandModule<object, CompareArgs> {
@@ -31,7 +32,7 @@ export function compareCommand(io: CliIo): CommandModule<object, CompareArgs> {
     describe: "Certify and benchmark several engines and show them side by side",
     builder: (yargs: Argv) =>
       yargs
-        .options(compareOptions)
+        .options(compareOptions())
         .example("$0 compare", "Every bundled engine: certification matrix and benchmarks")
         .example("$0 compare --plugins ./plugins --engine mine --engine compressor --out report", "Your engine beside the default, with an HTML report")
         .epilogue("Compare informs and never fails on a verdict: use `ctxbench certify` for the gate. Every engine runs in player processes; --max-time bounds the whole comparison."),
@@ -57,12 +58,15 @@ export function compareCommand(io: CliIo): CommandModule<object, CompareArgs> {
         onProgress: (line) => progress.step(line),
       });
       for (const notice of outcome.notices) io.stderr(`note: ${notice}\n`);
-      if (out !== null) {
-        const written = await writeAllReports(outcome.result, out, { title: "ctxbench: engines compared" });
-        progress.step(`wrote ${written.length} reports to ${out}`);
-      }
-      const color = args.format === "terminal" && io.isTty && io.env["NO_COLOR"] === undefined;
-      io.stdout(reporters[args.format].render(outcome.result, { color, title: "ctxbench: engines compared" }));
+      const written = await publishResult(outcome.result, io, {
+        format: args.format,
+        color: wantsColor(io),
+        stdoutTitle: "ctxbench: engines compared",
+        out,
+        title: "ctxbench: engines compared",
+        environment: false,
+      });
+      if (out !== null) progress.step(`wrote ${written.length} reports to ${out}`);
     },
   };
 }

@@ -5,7 +5,7 @@ import { checkLoads, type LoadCheck } from "../pipeline/load-check.ts";
 import { scanPluginRoots } from "../plugins/discover.ts";
 import type { DiscoveredEngine } from "../plugins/types.ts";
 import { UsageError } from "../util/errors.ts";
-import type { CliIo } from "./io.ts";
+import { wantsColor, type CliIo } from "./io.ts";
 import { engineSelection, pythonRuntimeOf } from "./options.ts";
 
 const listOptions = {
@@ -71,7 +71,7 @@ export function publicFields(engine: DiscoveredEngine): Pick<DiscoveredEngine, "
 /** A table of engines; coloured only on a terminal without NO_COLOR. */
 export function renderEnginesTable(engines: readonly DiscoveredEngine[], io: CliIo, checks: readonly LoadCheck[] | null = null): string {
   if (engines.length === 0) return "No context engines found.\n";
-  const colour = io.isTty && !io.env["NO_COLOR"];
+  const colour = wantsColor(io);
   const head = ["Name", "Version", "Language", "Bundled", "Description", "Directory", ...(checks ? ["Loads"] : [])];
   // Coloured by hand: the table library's own colour support looks at process.stdout, not at io.
   const table = new Table({

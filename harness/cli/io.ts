@@ -8,6 +8,11 @@ export interface CliIo {
   isTty: boolean;
 }
 
+/** Colour on stdout: only on a terminal, and never when NO_COLOR is set to anything but "" (no-color.org). */
+export function wantsColor(io: CliIo): boolean {
+  return io.isTty && !io.env["NO_COLOR"];
+}
+
 export function processIo(): CliIo {
   return {
     stdout: (text) => void process.stdout.write(text),

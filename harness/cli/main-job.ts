@@ -6,7 +6,7 @@ import { scanPluginRoots } from "../plugins/discover.ts";
 import { publicFields, renderEnginesTable } from "./engines.ts";
 import { reporters, writeAllReports } from "../../reports/index.ts";
 import { NegativeVerdict } from "../util/errors.ts";
-import type { CliIo } from "./io.ts";
+import { wantsColor, type CliIo } from "./io.ts";
 import { boundOptions, boundsOf, maxTimeOption, quietOption, seedOf, seedOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
 
@@ -73,7 +73,7 @@ const compareStep: MainJobStep = {
     progress.step(`wrote ${written.length} reports to ${out}`);
     context.results["compare"] = result;
     if (!context.json) {
-      io.stdout(reporters.terminal.render(result, { color: io.isTty && io.env["NO_COLOR"] === undefined }));
+      io.stdout(reporters.terminal.render(result, { color: wantsColor(io) }));
       io.stdout(`Reports (HTML, Markdown, JUnit, TAP, JSON) written to ${context.out}/\n`);
     }
     const failed = outcome.uncertified;

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sampleResult } from "../../reports/fixtures/sample-result.ts";
-import { certifyJsonOf, parseResult } from "../../reports/result.ts";
+import { sampleResult } from "../result/sample-result.ts";
+import { parseResult } from "../result/index.ts";
 import { runCli } from "./main.ts";
 import { memoryIo } from "./test-io.ts";
 
@@ -15,8 +15,8 @@ beforeAll(() => {
   write("certify.json", sampleResult({ withBenchmarks: false }));
   write("bench.json", sampleResult({ withCertifications: false }));
   write("broken.json", "{ not json");
-  const one = sampleResult({ engines: ["truncate"], withBenchmarks: false });
-  write("certify-truncate.json", certifyJsonOf(one.runInfo, one.certifications[0]!));
+  // What `certify --format json` prints: the result document itself, one engine's certification in it.
+  write("certify-truncate.json", sampleResult({ engines: ["truncate"], withBenchmarks: false }));
   const invalid = sampleResult();
   (invalid.certifications[1]!.checks[3] as { outcome: string }).outcome = "passed";
   write("invalid.json", invalid);

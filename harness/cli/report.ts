@@ -1,20 +1,22 @@
 import { resolve } from "node:path";
 import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
-import { reporters, REPORT_FORMATS, type ReportFormat } from "../../reports/index.ts";
+import { reporterFor, reportFormats } from "../../reports/index.ts";
 import { mergeResultFiles } from "../../reports/merge.ts";
-import { parseResult, type ResultJson } from "../../reports/result.ts";
+import { parseResult, type ResultJson } from "../result/index.ts";
 import { UsageError } from "../util/errors.ts";
 import { readTextInput } from "../util/input-limits.ts";
 import { prepareOutputFile, removeCreated, writeFilesAtomically } from "./output-paths.ts";
-import type { CliIo } from "./io.ts";
+import { wantsColor, type CliIo } from "./io.ts";
 
-const reportOptions = {
-  format: { choices: REPORT_FORMATS, default: "terminal" as ReportFormat, describe: "Output format" },
-  out: { type: "string", describe: "Write the report to this file instead of stdout" },
-  title: { type: "string", describe: "Heading of markdown and html reports" },
-} as const;
+/** A function, so that `--format` offers the reporters registered when the command is built. */
+const reportOptions = () =>
+  ({
+    format: { choices: reportFormats({ pages: true }), default: "terminal", describe: "Output format" },
+    out: { type: "string", describe: "Write the report to this file instead of stdout" },
+    title: { type: "string", describe: "Heading of markdown and html reports" },
+  }) as const;
 
-type ReportArgs = InferredOptionTypes<typeof reportOptions> & { results: string[] };
+type ReportArgs = InferredOptionTypes<ReturnType<typeof reportOptions>> & { results: string[] };
 
 /** `ctxbench report RESULT.json …`: merge result files and render them in one format. */
 export function reportCommand(io: CliIo): CommandModule<object, ReportArgs> {
@@ -24,7 +26,7 @@ export function reportCommand(io: CliIo): CommandModule<object, ReportArgs> {
     builder: (yargs: Argv) =>
       yargs
         .positional("results", { type: "string", array: true, demandOption: true, describe: "Result JSON files; several are merged (shards, or certify + bench)" })
-        .options(reportOptions)
+        .options(reportOptions())
         .example("$0 report result.json", "Tables on the terminal")
         .example("$0 report certify.json bench.json --format html --out report.html", "One self-contained HTML page with charts")
         .example("$0 report shard-*.json --format junit --out junit.xml", "Merge shards into JUnit XML for CI")
@@ -50,8 +52,8 @@ async function report(io: CliIo, args: ReportArgs): Promise<void> {
   try {
     const files = args.results.map((file) => ({ source: file, result: readResult(io, file) }));
     const merged = mergeResultFiles(files);
-    const color = args.format === "terminal" && !args.out && io.isTty && !io.env["NO_COLOR"];
-    const text = reporters[args.format].render(merged, { color, ...(args.title ? { title: args.title } : {}) });
+    const color = !args.out && wantsColor(io);
+    const text = reporterFor(args.format).render(merged, { color, ...(args.title ? { title: args.title } : {}) });
     if (out === null) {
       io.stdout(text);
       return;

@@ -9,7 +9,7 @@ import { isUnexpected, verdictOf } from "./verdict.ts";
 import { PROBES } from "./probes/index.ts";
 import { ENGINE_RULES, RULES } from "./rules.ts";
 import { parseShard, shardChecks } from "./shard.ts";
-import type { CheckResult } from "./types.ts";
+import type { EvaluatedCheck } from "./types.ts";
 import { listScenarios } from "../../scenarios/catalogue/index.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "ctxbench-catalogue-test-"));
@@ -121,7 +121,7 @@ describe("expectations", () => {
   });
 
   it("decides the verdict: an unexpected MUST outcome other than a pass, or any integrity finding, is not certified", () => {
-    const check = (level: "MUST" | "SHOULD", outcome: CheckResult["outcome"], unexpected: boolean) => ({ level, outcome, unexpected });
+    const check = (level: "MUST" | "SHOULD", outcome: EvaluatedCheck["outcome"], unexpected: boolean) => ({ level, outcome, unexpected });
     expect(verdictOf([check("MUST", "pass", false), check("SHOULD", "fail", true)])).toBe("certified");
     expect(verdictOf([check("MUST", "pass", true)])).toBe("certified");
     expect(verdictOf([check("MUST", "fail", false)])).toBe("certified");
@@ -130,7 +130,7 @@ describe("expectations", () => {
   });
 
   it("updates: lists every non-passing outcome, keeping reasons of unchanged ones and entries of checks that did not run, and round-trips", () => {
-    const result = (id: string, outcome: CheckResult["outcome"], message = "m"): CheckResult => ({ id, rule: id.split("/")[0]!, level: "MUST", title: "t", outcome, message, evidence: [], durationMs: 0, sources: [], seeds: [1], shownBy: [] });
+    const result = (id: string, outcome: EvaluatedCheck["outcome"], message = "m"): EvaluatedCheck => ({ id, rule: id.split("/")[0]!, level: "MUST", title: "t", outcome, message, evidence: [], durationMs: 0, sources: [], seeds: [1], shownBy: [] });
     const previous = new Map([
       ["CMP-1/message-shape", { expected: "fail" as const, reason: "known", link: "L" }],
       ["CMP-4/no-growth", { expected: "fail" as const, reason: "fixed since" }],

@@ -1,7 +1,7 @@
 import type { Scenario } from "../../scenarios/format.ts";
 import type { Trace } from "../trace/events.ts";
 import { sourceKey, sourcesOf, parseSourceLabel } from "./sources.ts";
-import type { Check, CheckResult, CheckRun, Evidence, Outcome } from "./types.ts";
+import type { Check, EvaluatedCheck, CheckRun, Evidence, Outcome } from "./types.ts";
 
 /** What became of one run: its recorded trace, or why there is none (the run stage's timeout or error). */
 export type RunOutcome =
@@ -19,7 +19,7 @@ export interface EvaluateOptions {
  * A check reading a run that could not be recorded gets that run's outcome; a check that throws
  * is `error`. A run's recording time is charged to the first check that reads it.
  */
-export function evaluateChecks(checks: readonly Check[], outcomes: ReadonlyMap<string, RunOutcome>, options: EvaluateOptions): CheckResult[] {
+export function evaluateChecks(checks: readonly Check[], outcomes: ReadonlyMap<string, RunOutcome>, options: EvaluateOptions): EvaluatedCheck[] {
   const charged = new Set<string>();
   return checks.map((check) => {
     const labels = sourcesOf(check, options.withScenarios);
@@ -40,7 +40,7 @@ function evaluateCheck(
   outcomes: ReadonlyMap<string, RunOutcome>,
   seeds: readonly number[],
   recordingMs: number,
-): CheckResult {
+): EvaluatedCheck {
   const base = { id: check.id, rule: check.rule, level: check.level, title: check.title, sources: [...new Set(keyed.map((k) => k.label))], seeds: [...seeds] };
   const seedNote = (seed: number) => (seeds.length > 1 ? ` (seed ${seed})` : "");
   const runs: CheckRun[] = [];
@@ -54,7 +54,7 @@ function evaluateCheck(
   try {
     const evaluation = check.evaluate(runs);
     const evidence = evaluation.evidence.map((item) => ({ ...item, seed: seedOf(item, runs) }));
-    const result: CheckResult = {
+    const result: EvaluatedCheck = {
       ...base,
       outcome: evaluation.outcome,
       message: evaluation.message,

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parse, stringify } from "yaml";
 import { UsageError } from "../util/errors.ts";
-import { OUTCOMES, type CheckResult, type Outcome } from "./types.ts";
+import { OUTCOMES, type EvaluatedCheck, type Outcome } from "./types.ts";
 
 /** What an engine's author expects of one check, and why (WPT-style metadata beside the engine). */
 export interface Expectation {
@@ -49,7 +49,7 @@ export function readExpectations(path: string, knownIds: readonly string[]): { e
  * pass nor a skip, keeping the reason and link already written for an unchanged outcome; and
  * every entry of a check this run did not run, as it was (reasons and links included).
  */
-export function updatedExpectations(results: readonly CheckResult[], previous: Expectations): Record<string, Expectation> {
+export function updatedExpectations(results: readonly EvaluatedCheck[], previous: Expectations): Record<string, Expectation> {
   const next: Record<string, Expectation> = {};
   const ran = new Set(results.map((result) => result.id));
   for (const [id, entry] of previous) if (!ran.has(id)) next[id] = entry;

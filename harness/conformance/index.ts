@@ -5,7 +5,8 @@ export { runChecks, DEFAULT_RUN_TIMEOUT_MS, type EngineUnderTest, type RunnerOpt
 export { evaluateChecks, type RunOutcome, type EvaluateOptions } from "./evaluate.ts";
 export { playSource, type PlayableEngine, type PlaySourceOptions, type PlayedSource } from "./play-source.ts";
 export { planSources, sourceKey, sourceLabel, sourcesOf, DEFAULT_SEEDS, type SourceRef, type SourceKind } from "./sources.ts";
-export { isUnexpected, expectedOutcome, verdictOf } from "./verdict.ts";
+export { certificationOf, checkSetDigest, expectedOutcome, isUnexpected, summarizeChecks, verdictOf, type CertificationScope } from "./verdict.ts";
+export * from "./check-result.ts";
 export { standardRecorders } from "./recorders/index.ts";
 export { readExpectations, updatedExpectations, writeExpectations, defaultExpectationsPath, ExpectationsError, type Expectation, type Expectations } from "./expectations.ts";
 export { parseShard, shardChecks, type Shard } from "./shard.ts";

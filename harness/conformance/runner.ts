@@ -6,7 +6,7 @@ import { reshipTrace } from "../trace/interned.ts";
 import { evaluateChecks, type RunOutcome } from "./evaluate.ts";
 import { playSource, type PlayableEngine } from "./play-source.ts";
 import { planSources, sourceKey, sourceLabel, type SourceRef } from "./sources.ts";
-import type { Check, CheckResult, CheckRun, EngineOrigin } from "./types.ts";
+import type { Check, EvaluatedCheck, CheckRun, EngineOrigin } from "./types.ts";
 
 /** An engine handed over as an object factory, as tests and the fixtures use it. */
 export interface EngineUnderTest {
@@ -49,7 +49,7 @@ export const DEFAULT_RUN_TIMEOUT_MS = 20_000;
  * player's takes, then every check is evaluated over them. A hang or a throw becomes the outcome
  * of the checks reading that run; an engine stuck in synchronous code is not interrupted here.
  */
-export async function runChecks(engine: EngineUnderTest, checks: readonly Check[], options: RunnerOptions = {}): Promise<CheckResult[]> {
+export async function runChecks(engine: EngineUnderTest, checks: readonly Check[], options: RunnerOptions = {}): Promise<EvaluatedCheck[]> {
   const seeds = options.seeds ?? [options.seed ?? 1];
   const withScenarios = options.scenarios === true;
   const sandboxRoot = mkdtempSync(join(options.sandboxRoot ?? tmpdir(), "ctxbench-certify-"));

@@ -1,11 +1,8 @@
+import type { Shard } from "./check-result.ts";
 import { sourcesOf } from "./sources.ts";
 import type { Check } from "./types.ts";
 
-export interface Shard {
-  /** 1-based. */
-  index: number;
-  count: number;
-}
+export type { Shard } from "./check-result.ts";
 
 /** Parses `i/n` (1 ≤ i ≤ n); null when the text is not a shard. */
 export function parseShard(text: string): Shard | null {

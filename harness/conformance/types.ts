@@ -3,12 +3,14 @@ import type { Trace, TraceEvent } from "../trace/events.ts";
 import type { TraceRecorder } from "../trace/recorder.ts";
 import type { Scenario } from "../../scenarios/format.ts";
 
+import { CHECK_OUTCOMES, type CheckLevel, type CheckOutcome } from "./check-result.ts";
+
 /** RULES.md levels: only MUST decides a verdict. */
-export type Level = "MUST" | "SHOULD";
+export type Level = CheckLevel;
 
 /** Outcomes of one check (ARCHITECTURE decision 7). */
-export type Outcome = "pass" | "fail" | "error" | "timeout" | "skipped" | "indeterminate";
-export const OUTCOMES: readonly Outcome[] = ["pass", "fail", "error", "timeout", "skipped", "indeterminate"];
+export type Outcome = CheckOutcome;
+export const OUTCOMES: readonly Outcome[] = CHECK_OUTCOMES;
 
 /** A trace event that shows why a check decided what it did, with a short note. */
 export interface Evidence {
@@ -101,8 +103,11 @@ export interface Check {
   evaluate(runs: readonly CheckRun[]): Evaluation;
 }
 
-/** The result of one check against one engine. */
-export interface CheckResult {
+/**
+ * A check evaluated against one engine, before expectations are applied: what the runner
+ * returns. Assembly turns it into the reported CheckResult (check-result.ts).
+ */
+export interface EvaluatedCheck {
   id: string;
   rule: string;
   level: Level;

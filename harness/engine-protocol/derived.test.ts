@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { stripAll } from "../contract/persistence-fields.ts";
 import type { Message } from "../contract/types.ts";
-import { cloneMessages } from "../host/clone.ts";
 import { deriveFromRequest, isDerived, underive } from "./derived.ts";
 
 const transcript: Message[] = [
@@ -9,6 +8,10 @@ const transcript: Message[] = [
   { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "read", arguments: "{}" } }], message_uid: "b".repeat(32), _tool_call_uids: { c1: "d".repeat(32) } },
   { role: "tool", tool_call_id: "c1", content: "file", message_uid: "e".repeat(32) },
 ];
+
+// The host's copies are deep copies of JSON data (host/clone.ts); structuredClone makes the same
+// without importing the host, a layer above this one.
+const cloneMessages = (messages: readonly Message[]): Message[] => structuredClone([...messages]);
 
 describe("conversation_messages as differences from request_messages", () => {
   it("sends only what differs from the request (identity fields, the nested lists the host copied) and rebuilds equal, separate objects", () => {

@@ -1,25 +1,26 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { JsonSchemaValidator, type SchemaNode } from "../../scenarios/json-schema.ts";
+import { fromJsonSchema } from "../util/json-schema.ts";
+import type { Schema } from "../util/schema.ts";
 import { ERROR_CODES } from "./messages.ts";
 
-export const PROTOCOL_SCHEMA = JSON.parse(readFileSync(new URL("./protocol.schema.json", import.meta.url), "utf8")) as { $defs: Record<string, SchemaNode> };
+export const PROTOCOL_SCHEMA = JSON.parse(readFileSync(new URL("./protocol.schema.json", import.meta.url), "utf8")) as { $defs: Record<string, Record<string, unknown>> };
 const defs = PROTOCOL_SCHEMA.$defs;
-const validators = new Map<string, JsonSchemaValidator>();
+const validators = new Map<string, Schema<unknown>>();
 
 /** A validator for one `#/$defs/<name>` of the protocol schema. */
-function validatorFor(name: string): JsonSchemaValidator {
+function validatorFor(name: string): Schema<unknown> {
   let validator = validators.get(name);
   if (!validator) {
-    if (!(name in defs)) throw new Error(`the protocol schema has no definition ${name}`);
-    validators.set(name, (validator = new JsonSchemaValidator({ $defs: defs, $ref: `#/$defs/${name}` })));
+    if (!Object.hasOwn(defs, name)) throw new Error(`the protocol schema has no definition ${name}`);
+    validators.set(name, (validator = fromJsonSchema(PROTOCOL_SCHEMA, `#/$defs/${name}`)));
   }
   return validator;
 }
 
 export function schemaProblem(name: string, value: unknown): string | null {
-  const problem = validatorFor(name).validate(value);
+  const problem = validatorFor(name).check(value, "$");
   return problem ? `${name} ${problem.path}: ${problem.message}` : null;
 }
 

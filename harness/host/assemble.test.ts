@@ -4,7 +4,7 @@ import type { Message } from "../contract/types.ts";
 import { TraceRecorder } from "../trace/recorder.ts";
 import { assembleRequest, type AssembledRequest } from "./assemble.ts";
 import { UNANSWERED_TOOL_RESULT } from "./sanitize.ts";
-import { TailEngine } from "./test-support.ts";
+import { MinimalEngine } from "../testkit/minimal-engine.ts";
 
 const history = (): Message[] => [
   { role: "system", content: "sys", message_uid: "a".repeat(32), timestamp: 1 },
@@ -26,7 +26,7 @@ function sync(result: AssembledRequest | Promise<AssembledRequest>): AssembledRe
   return result;
 }
 
-class SelectingEngine extends TailEngine {
+class SelectingEngine extends MinimalEngine {
   calls = 0;
   constructor(readonly choose: (request: Message[], options: Record<string, unknown>) => unknown) {
     super();
@@ -45,7 +45,7 @@ describe("SEL-1 and CACHE-1: an inherited select_context is never called", () =>
     };
     try {
       const recorder = new TraceRecorder();
-      const result = assembleRequest(history(), new TailEngine(), { session: "s", incomingIndex: 5, recorder });
+      const result = assembleRequest(history(), new MinimalEngine(), { session: "s", incomingIndex: 5, recorder });
       expect(result).not.toBeInstanceOf(Promise);
       expect(sync(result).selection).toBe("skipped-inherited");
       expect(recorder.events).toHaveLength(0);
@@ -55,7 +55,7 @@ describe("SEL-1 and CACHE-1: an inherited select_context is never called", () =>
   });
 
   it("sends exactly the bytes a host without an engine sends", () => {
-    const withEngine = sync(assembleRequest(history(), new TailEngine(), { session: "s", incomingIndex: 5 }));
+    const withEngine = sync(assembleRequest(history(), new MinimalEngine(), { session: "s", incomingIndex: 5 }));
     const without = sync(assembleRequest(history(), null, { session: "s", incomingIndex: 5 }));
     expect(JSON.stringify(withEngine.messages)).toBe(JSON.stringify(without.messages));
     expect(withEngine.cacheBreakpoints).toEqual(without.cacheBreakpoints);

@@ -5,7 +5,8 @@ import type { CompressOptions, Message } from "../contract/types.ts";
 import type { CompactionOutcome } from "../trace/events.ts";
 import type { HostEvent, Scenario } from "../../scenarios/format.ts";
 import { playScenario } from "./play.ts";
-import { eventsOf, sandboxesPerTest, scenario, TailEngine, turn } from "./test-support.ts";
+import { eventsOf, sandboxesPerTest, scenario, turn } from "./test-support.ts";
+import { MinimalEngine } from "../testkit/minimal-engine.ts";
 
 const home = sandboxesPerTest();
 
@@ -31,7 +32,7 @@ function activeRows(path: string): unknown[] {
 }
 
 describe("THR-3: a timed-out pass leaves the session exactly as before", () => {
-  const engines: Array<[string, (engine: TailEngine) => void]> = [
+  const engines: Array<[string, (engine: MinimalEngine) => void]> = [
     ["a synchronous engine that mutates its snapshot", () => undefined],
     [
       "an async engine that mutates its snapshot and answers later",
@@ -47,7 +48,7 @@ describe("THR-3: a timed-out pass leaves the session exactly as before", () => {
   ];
   for (const [label, adapt] of engines) {
     it(`timeout-next-compaction times out deterministically with ${label}`, async () => {
-      const engine = new TailEngine();
+      const engine = new MinimalEngine();
       const signals: Array<AbortSignal | undefined> = [];
       let settledBeforeNextStep = false;
       const inner = engine.compress.bind(engine);
@@ -59,7 +60,7 @@ describe("THR-3: a timed-out pass leaves the session exactly as before", () => {
       };
       adapt(engine);
       const wrapped = engine.compress.bind(engine);
-      engine.compress = (...args: Parameters<TailEngine["compress"]>) => {
+      engine.compress = (...args: Parameters<MinimalEngine["compress"]>) => {
         const result = wrapped(...args);
         if (result instanceof Promise) return result.finally(() => (settledBeforeNextStep = true));
         settledBeforeNextStep = true;
@@ -84,7 +85,7 @@ describe("THR-3: a timed-out pass leaves the session exactly as before", () => {
   }
 
   it("a pass slower than the host timeout is aborted and its late result discarded", async () => {
-    const engine = new TailEngine();
+    const engine = new MinimalEngine();
     let lateResultReady = false;
     engine.compress = async (messages: Message[], _current?: number | null, _focus?: string | null, options?: CompressOptions) => {
       await new Promise((resolve) => setTimeout(resolve, 80));
@@ -111,7 +112,7 @@ describe("the host's refusals leave history unchanged", () => {
   ];
   for (const [label, answer, outcome] of cases) {
     it(`${label} → ${outcome}`, async () => {
-      const engine = new TailEngine();
+      const engine = new MinimalEngine();
       engine.compress = (messages: Message[]) => answer(messages) as Message[];
       const { trace, histories } = await playScenario(withEvents({ type: "compress" }), engine, { home: home() });
       const [event] = eventsOf(trace, "compaction");
@@ -124,7 +125,7 @@ describe("the host's refusals leave history unchanged", () => {
 
 describe("a commit", () => {
   it("keeps engine-stamped uids (UID-6), sets last_prompt_tokens = -1, calls on_session_start(boundary_reason=compression)", async () => {
-    const engine = new TailEngine();
+    const engine = new MinimalEngine();
     const starts: Array<Record<string, unknown> | undefined> = [];
     engine.on_session_start = (_session: string, info?: Record<string, unknown>) => void starts.push(info);
     const summaryUid = "5".repeat(32);
@@ -143,7 +144,7 @@ describe("a commit", () => {
   });
 
   it("by rotation writes a child session whose rows keep the engine's uids", async () => {
-    const engine = new TailEngine();
+    const engine = new MinimalEngine();
     const summaryUid = "6".repeat(32);
     engine.compress = (messages: Message[]) => [messages[0]!, { role: "user", content: "summary", message_uid: summaryUid }, ...messages.slice(-2)];
     const sandboxHome = home();
@@ -159,7 +160,7 @@ describe("a commit", () => {
   });
 
   it("passes force and focus_topic for a manual pass, a signal always, and memory_context redacted and capped", async () => {
-    const engine = new TailEngine();
+    const engine = new MinimalEngine();
     const seen: Array<[string | null | undefined, CompressOptions | undefined]> = [];
     const inner = engine.compress.bind(engine);
     engine.compress = (messages: Message[], current?: number | null, focus?: string | null, options?: CompressOptions) => {
@@ -179,7 +180,7 @@ describe("a commit", () => {
 
 describe("overflow and the pool", () => {
   it("a request over the context window is rejected and triggers an overflow compaction, then the retry goes through", async () => {
-    const engine = new TailEngine();
+    const engine = new MinimalEngine();
     engine.should_compress = () => false;
     const long = "lorem ipsum dolor sit amet ".repeat(80);
     const play = scenario([turn(long, "ok"), turn(long, "ok"), turn("short", "done")], { context_length: 800 });
@@ -192,7 +193,7 @@ describe("overflow and the pool", () => {
 
   it("bounds concurrent passes across sessions by the pool size and runs one pass per session at a time", async () => {
     for (const poolSize of [1, 2]) {
-      const engine = new TailEngine();
+      const engine = new MinimalEngine();
       let running = 0;
       let peak = 0;
       const inner = engine.compress.bind(engine);
@@ -221,7 +222,7 @@ describe("overflow and the pool", () => {
 describe("preflight runs before the turn-start flush (CMP-9, UID-2)", () => {
   for (const keepUser of [true, false]) {
     it(`compress sees the new user message without a uid; it is stored once whether the engine ${keepUser ? "keeps" : "drops"} it`, async () => {
-      const engine = new TailEngine();
+      const engine = new MinimalEngine();
       // Yes once, at the first question after two responses: the preflight of turn three.
       let responses = 0;
       let fired = false;

@@ -4,12 +4,13 @@ import type { CompactionEvent, RequestEvent, WarningEvent } from "../trace/event
 import { buildScenario } from "../../scenarios/catalogue/index.ts";
 import type { Scenario } from "../../scenarios/format.ts";
 import { playScenario } from "./play.ts";
-import { sandboxesPerTest, TailEngine } from "./test-support.ts";
+import { sandboxesPerTest } from "./test-support.ts";
+import { MinimalEngine } from "../testkit/minimal-engine.ts";
 
 const home = sandboxesPerTest();
 
 /** A tail engine whose compress() output gets one broken summary message in front of the kept tail. */
-class BrokenSummary extends TailEngine {
+class BrokenSummary extends MinimalEngine {
   constructor(private readonly summary: () => unknown) {
     super();
   }
@@ -35,7 +36,7 @@ const brokenOutputs: Array<[string, () => unknown, RegExp]> = [
   ["a numeric role", () => ({ role: 3, content: "summary" }), /element 1: role is number 3/],
 ];
 
-async function play(engine: TailEngine, scenario: Scenario = buildScenario("parallel-tool-calls", 1)) {
+async function play(engine: MinimalEngine, scenario: Scenario = buildScenario("parallel-tool-calls", 1)) {
   const dir = home();
   return (await playScenario(scenario, engine, { home: dir, storePath: `${dir}/sessions.db` })).trace;
 }
@@ -70,7 +71,7 @@ describe("engine output the host can neither store nor send is the engine's faul
   });
 
   it("a selection the provider would refuse fails open, with a warning naming the element", async () => {
-    class SelectsObjectContent extends TailEngine {
+    class SelectsObjectContent extends MinimalEngine {
       override select_context(request: Message[], _options?: SelectContextOptions): Message[] {
         return [...request.slice(0, -1), { role: "user", content: { text: String(request.at(-1)?.content) } } as unknown as Message];
       }
@@ -84,7 +85,7 @@ describe("engine output the host can neither store nor send is the engine's faul
   });
 
   it("a selection holding a cycle fails open instead of crashing the request's trace copy", async () => {
-    class SelectsCycle extends TailEngine {
+    class SelectsCycle extends MinimalEngine {
       override select_context(request: Message[]): Message[] {
         return [...request, circular() as Message];
       }
@@ -94,7 +95,7 @@ describe("engine output the host can neither store nor send is the engine's faul
   });
 
   it("an engine tool that returns a value JSON cannot carry answers with an error result and a warning", async () => {
-    class ToolReturnsBigInt extends TailEngine {
+    class ToolReturnsBigInt extends MinimalEngine {
       override get_tool_schemas(): ToolSchema[] {
         return [{ name: "read_file", description: "shadowed by the host's own tool", parameters: { type: "object" } }, { name: "lcm_grep", description: "search", parameters: { type: "object" } }];
       }

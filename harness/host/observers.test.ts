@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { HostEvent, Scenario } from "../../scenarios/format.ts";
 import type { CompactionObserver } from "./observers.ts";
 import { playScenario } from "./play.ts";
-import { eventsOf, sandboxesPerTest, scenario, TailEngine, turn } from "./test-support.ts";
+import { eventsOf, sandboxesPerTest, scenario, turn } from "./test-support.ts";
+import { MinimalEngine } from "../testkit/minimal-engine.ts";
 
 const home = sandboxesPerTest();
 
@@ -21,7 +22,7 @@ describe("the host's observer seam in a compaction pass", () => {
       passDiscarded: (pass) => seen.push(`discard ${pass.pass}`),
       passSettled: (pass, outcome) => seen.push(`settle ${pass.pass} ${outcome.settled} ${outcome.discarded}`),
     };
-    const { trace } = await playScenario(withEvents({ type: "timeout-next-compaction" }, { type: "compress" }, { type: "compress" }), new TailEngine(), { home: home(), observers: [observer] });
+    const { trace } = await playScenario(withEvents({ type: "timeout-next-compaction" }, { type: "compress" }, { type: "compress" }), new MinimalEngine({ name: "tail" }), { home: home(), observers: [observer] });
     expect(seen).toEqual(["start 0 manual", "snapshot 0 5", "discard 0", "settle 0 true true", "start 1 manual", "snapshot 1 5", "settle 1 true false"]);
     expect(eventsOf(trace, "compaction").map((event) => [event.pass, event.outcome])).toEqual([
       [0, "timeout"],
@@ -35,7 +36,7 @@ describe("the host's observer seam in a compaction pass", () => {
         throw new Error("observer broke");
       },
     };
-    const { trace } = await playScenario(withEvents({ type: "compress" }), new TailEngine(), { home: home(), observers: [broken] });
+    const { trace } = await playScenario(withEvents({ type: "compress" }), new MinimalEngine({ name: "tail" }), { home: home(), observers: [broken] });
     expect(eventsOf(trace, "warning").map((event) => event.message)).toContain("a host observer failed at passStarted: observer broke");
     expect(eventsOf(trace, "compaction").map((event) => event.outcome)).toEqual(["committed"]);
   });

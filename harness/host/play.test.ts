@@ -3,16 +3,17 @@ import type { Message } from "../contract/types.ts";
 import { serializeTraceWithoutDurations } from "../trace/jsonl.ts";
 import { buildScenario } from "../../scenarios/catalogue/index.ts";
 import { playScenario } from "./play.ts";
-import { eventsOf, fixtureScenario, sandboxesPerTest, scenario, TailEngine, turn } from "./test-support.ts";
+import { eventsOf, fixtureScenario, sandboxesPerTest, scenario, turn } from "./test-support.ts";
+import { MinimalEngine } from "../testkit/minimal-engine.ts";
 
 const home = sandboxesPerTest();
 
 describe("determinism", () => {
   it("the same scenario and seed give byte-identical traces apart from durations", async () => {
-    const first = await playScenario(fixtureScenario(), new TailEngine(), { home: home() });
-    const second = await playScenario(fixtureScenario(), new TailEngine(), { home: home() });
+    const first = await playScenario(fixtureScenario(), new MinimalEngine(), { home: home() });
+    const second = await playScenario(fixtureScenario(), new MinimalEngine(), { home: home() });
     expect(serializeTraceWithoutDurations(second.trace)).toBe(serializeTraceWithoutDurations(first.trace));
-    const reseeded = await playScenario({ ...fixtureScenario(), seed: 8 }, new TailEngine(), { home: home() });
+    const reseeded = await playScenario({ ...fixtureScenario(), seed: 8 }, new MinimalEngine(), { home: home() });
     expect(serializeTraceWithoutDurations(reseeded.trace)).not.toBe(serializeTraceWithoutDurations(first.trace));
   });
 
@@ -20,15 +21,15 @@ describe("determinism", () => {
     const upgrade = buildScenario("schema-upgrade");
     expect(upgrade.legacyStore).toBeDefined();
     expect(upgrade.schedule.some((step) => step.kind === "event" && step.event.type === "legacy-write")).toBe(true);
-    const first = await playScenario(upgrade, new TailEngine(), { home: home() });
-    const second = await playScenario(upgrade, new TailEngine(), { home: home() });
+    const first = await playScenario(upgrade, new MinimalEngine(), { home: home() });
+    const second = await playScenario(upgrade, new MinimalEngine(), { home: home() });
     expect(serializeTraceWithoutDurations(second.trace)).toBe(serializeTraceWithoutDurations(first.trace));
   });
 });
 
 describe("THR-2: sessions interleave on one engine", () => {
   it("runs two sessions' turns side by side and keeps each session's messages its own", async () => {
-    const engine = new TailEngine();
+    const engine = new MinimalEngine();
     const seen: Array<[string, string]> = [];
     engine.select_context = async (request: Message[]) => {
       await Promise.resolve();
@@ -52,7 +53,7 @@ describe("THR-2: sessions interleave on one engine", () => {
 
 describe("TOOL-3: engine tools", () => {
   it("offers the engine's tools, skips a colliding name, routes calls and turns an exception into an error result", async () => {
-    const engine = new TailEngine();
+    const engine = new MinimalEngine();
     const handled: Array<[string, Record<string, unknown>, number]> = [];
     engine.get_tool_schemas = () => [
       { name: "ctx_search", description: "search the context", parameters: { type: "object", properties: {} } },
@@ -118,7 +119,7 @@ describe("host events", () => {
       { kind: "event", session: "alpha", event: { type: "duplicate-row", messageIndex: 1, content: "edited copy" } },
       { kind: "event", session: "alpha", event: { type: "rewind", keepMessages: 3 } },
     ];
-    const { trace, histories } = await playScenario(play, new TailEngine(), { home: home() });
+    const { trace, histories } = await playScenario(play, new MinimalEngine(), { home: home() });
     const original = eventsOf(trace, "host-event")[0]!.history!;
     const uids = (messages: Message[]) => messages.map((message) => message.message_uid);
     expect(uids(histories["alpha-branch"]!)).toEqual(uids(original));
@@ -140,7 +141,7 @@ describe("host events", () => {
 
 describe("CACHE-1: the prompt cache sees a stable prefix", () => {
   it("a later request reads the prefix an earlier one wrote", async () => {
-    const { trace } = await playScenario(fixtureScenario(), new TailEngine(), { home: home() });
+    const { trace } = await playScenario(fixtureScenario(), new MinimalEngine(), { home: home() });
     const beta = eventsOf(trace, "request").filter((request) => request.session === "beta");
     expect(beta[0]!.cacheReadTokens).toBe(0);
     expect(beta[0]!.cacheWriteTokens).toBeGreaterThan(0);
@@ -171,7 +172,7 @@ describe("imported scenarios replay their recorded identity", () => {
       },
     ]);
     play.sessions[0]!.systemMessageUid = uid("1");
-    const { trace, histories } = await playScenario(play, new TailEngine(), { home: home() });
+    const { trace, histories } = await playScenario(play, new MinimalEngine(), { home: home() });
     const history = histories["s1"]!;
     expect(history.map((message) => message.message_uid)).toEqual([uid("1"), uid("2"), uid("3"), uid("5"), uid("6")]);
     expect(history[2]!._tool_call_uids).toEqual({ c1: uid("4"), c2: uid("7") });
@@ -183,7 +184,7 @@ describe("imported scenarios replay their recorded identity", () => {
 
 describe("a hostile engine never stops the run", () => {
   it("throwing hooks and getters become warnings and error results; the histories are intact", async () => {
-    const engine = new TailEngine();
+    const engine = new MinimalEngine();
     Object.defineProperty(engine, "context_length", {
       get: () => {
         throw new Error("no context length");
@@ -221,7 +222,7 @@ describe("UID-5: a restart restores with alternation repaired", () => {
         { kind: "turn", session: "s1", turn: 2 },
       ],
     });
-    const engine = new TailEngine();
+    const engine = new MinimalEngine();
     const seen: Message[][] = [];
     engine.should_compress_preflight = (messages: Message[]) => {
       seen.push(messages);

@@ -4,7 +4,8 @@ import type { TraceEvent } from "../trace/events.ts";
 import type { ScenarioTurn } from "../../scenarios/format.ts";
 import { playScenario } from "./play.ts";
 import { MAX_TURN_PASSES } from "./pressure-gates.ts";
-import { eventsOf, sandboxesPerTest, scenario, TailEngine, turn } from "./test-support.ts";
+import { eventsOf, sandboxesPerTest, scenario, turn } from "./test-support.ts";
+import { MinimalEngine } from "../testkit/minimal-engine.ts";
 
 const home = sandboxesPerTest();
 
@@ -29,7 +30,7 @@ const pruneToolResults = (messages: Message[]): Message[] => messages.map((messa
 
 describe("the pre-API gate", () => {
   it("asks about each assembled request, compacts when told to, and assembles the request again from the new history", async () => {
-    const engine = new TailEngine();
+    const engine = new MinimalEngine();
     engine.should_compress = (tokens?: number) => (tokens ?? 0) > 500;
     engine.compress = (messages: Message[]) => pruneToolResults(messages);
     const { trace } = await playScenario(scenario([toolTurn("go")]), engine, { home: home() });
@@ -51,7 +52,7 @@ describe("the pre-API gate", () => {
   });
 
   it("asks an engine that says yes and changes nothing once per turn, not in a loop (the field's #64382)", async () => {
-    const engine = new TailEngine();
+    const engine = new MinimalEngine();
     engine.should_compress = () => true;
     engine.compress = (messages: Message[]) => {
       engine.compressCalls.push(messages);
@@ -70,7 +71,7 @@ describe("the pre-API gate", () => {
 
 describe("the post-tool gate", () => {
   it("asks with the prompt size the provider reported for the request that called the tools, and compacts before the next request", async () => {
-    const engine = new TailEngine();
+    const engine = new MinimalEngine();
     let responses = 0;
     let fired = false;
     engine.update_from_response = (usage: Usage) => {
@@ -98,7 +99,7 @@ describe("the post-tool gate", () => {
 
 describe("the turn's pass budget", () => {
   it(`runs at most ${MAX_TURN_PASSES} passes in one turn, however often the engine says yes`, async () => {
-    const engine = new TailEngine();
+    const engine = new MinimalEngine();
     let responses = 0;
     engine.update_from_response = () => void responses++;
     engine.should_compress = () => responses >= 3;

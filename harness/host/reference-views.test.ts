@@ -5,7 +5,8 @@ import { buildScenario } from "../../scenarios/catalogue/index.ts";
 import { assembleRequest } from "./assemble.ts";
 import { playScenario } from "./play.ts";
 import { ReferenceViews } from "./reference-views.ts";
-import { sandboxesPerTest, TailEngine } from "./test-support.ts";
+import { sandboxesPerTest } from "./test-support.ts";
+import { MinimalEngine } from "../testkit/minimal-engine.ts";
 
 const home = sandboxesPerTest();
 
@@ -88,7 +89,7 @@ describe("select_context's reference inputs are private copies made once per per
   it("assembly with views: in-place edits of the conversation and incoming message never reach history", () => {
     const transcript = [persisted(0), withCall(1), persisted(2)];
     const before = canonicalJson(transcript);
-    class Mutating extends TailEngine {
+    class Mutating extends MinimalEngine {
       override select_context(_request: Message[], options?: { conversation_messages?: Message[]; incoming_message?: Message | null }): null {
         options!.conversation_messages!.push({ role: "user", content: "injected" });
         options!.conversation_messages![0]!.content = "edited";
@@ -103,7 +104,7 @@ describe("select_context's reference inputs are private copies made once per per
 });
 
 /** Digests what each select_context call received, the way the trace digests the host's own arguments. */
-class WatchingEngine extends TailEngine {
+class WatchingEngine extends MinimalEngine {
   readonly seen: string[] = [];
   override select_context(_request: Message[], options?: object): null {
     this.seen.push(digestValue(options).digest);

@@ -4,8 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { ContextEngine } from "../contract/context-engine.ts";
-import type { CompressOptions, Message, Usage } from "../contract/types.ts";
 import type { TraceEvent } from "../trace/events.ts";
 import type { Scenario, ScenarioTurn } from "../../scenarios/format.ts";
 
@@ -31,29 +29,6 @@ export function sandboxesPerTest(): () => string {
 export function fixtureScenario(name = "two-sessions"): Scenario {
   const path = fileURLToPath(new URL(`./fixtures/${name}.json`, import.meta.url));
   return JSON.parse(readFileSync(path, "utf8")) as Scenario;
-}
-
-/** An engine that inherits every optional hook and compacts by keeping the system prompt and the last `keep` messages. */
-export class TailEngine extends ContextEngine {
-  readonly name: string = "tail";
-  keep = 2;
-  compressCalls: Message[][] = [];
-  update_from_response(usage: Usage): void {
-    this.last_prompt_tokens = usage.prompt_tokens;
-    this.last_completion_tokens = usage.completion_tokens;
-    this.last_total_tokens = usage.total_tokens;
-  }
-  should_compress(prompt_tokens?: number): boolean {
-    return (prompt_tokens ?? this.last_prompt_tokens) >= this.threshold_tokens;
-  }
-  compress(messages: Message[], _current?: number | null, _focus?: string | null, _options?: CompressOptions): Message[] | Promise<Message[]> {
-    this.compressCalls.push(messages);
-    this.compression_count++;
-    const system = messages[0]?.role === "system" ? [messages[0]] : [];
-    let tail = messages.slice(Math.max(system.length, messages.length - this.keep));
-    while (tail[0]?.role === "tool") tail = tail.slice(1);
-    return [...system, { role: "user", content: "[summary of earlier turns]" }, ...tail];
-  }
 }
 
 export function turn(user: string, ...replies: string[]): ScenarioTurn {

@@ -5,11 +5,12 @@ import { estimateTokensExact } from "../contract/tokens-exact.ts";
 import type { Message, TurnCompleteInfo, Usage } from "../contract/types.ts";
 import type { ProviderFault } from "../../scenarios/format.ts";
 import { playScenario } from "./play.ts";
-import { eventsOf, hookOrder, sandboxesPerTest, scenario, TailEngine, turn } from "./test-support.ts";
+import { eventsOf, hookOrder, sandboxesPerTest, scenario, turn } from "./test-support.ts";
+import { MinimalEngine } from "../testkit/minimal-engine.ts";
 
 const home = sandboxesPerTest();
 
-class ObservingEngine extends TailEngine {
+class ObservingEngine extends MinimalEngine {
   turns: Array<{ messages: Message[]; usage: Usage | null; info: TurnCompleteInfo | undefined }> = [];
   ends: Array<{ session: string; messages: Message[] }> = [];
   starts: Array<{ session: string; info: Record<string, unknown> | undefined }> = [];
@@ -116,7 +117,7 @@ describe("OTC-1…3: on_turn_complete", () => {
   }
 
   it("is skipped for an engine that inherits it (SEL-1)", async () => {
-    const { trace } = await playScenario(scenario([turn("hi", "hello")]), new TailEngine(), { home: home() });
+    const { trace } = await playScenario(scenario([turn("hi", "hello")]), new MinimalEngine(), { home: home() });
     expect(hookOrder(trace)).not.toContain("on_turn_complete");
     expect(eventsOf(trace, "turn-end")[0]?.onTurnCompleteCalled).toBe(false);
   });

@@ -1,11 +1,12 @@
 import { evaluateChecks } from "../conformance/evaluate.ts";
 import { abridge } from "../conformance/excerpt.ts";
 import type { Expectations } from "../conformance/expectations.ts";
-import type { CheckResult } from "../conformance/types.ts";
+import type { EvaluatedCheck } from "../conformance/types.ts";
 import { expectedOutcome, isUnexpected } from "../conformance/verdict.ts";
 import type { CapturedStream } from "../player/output.ts";
 import type { IntegrityFinding as PlayerFinding } from "../player/protocol.ts";
-import { certificationOf, type Certification, type CheckResult as ReportedCheck, type IntegrityFinding } from "../../reports/result.ts";
+import { certificationOf } from "../conformance/verdict.ts";
+import type { Certification, CheckResult as ReportedCheck, IntegrityFinding } from "../conformance/check-result.ts";
 import type { CertificationPlan } from "./plan.ts";
 import { replayCommands } from "./replay.ts";
 import type { RunStageResult } from "./run.ts";
@@ -13,9 +14,9 @@ import type { RunStageResult } from "./run.ts";
 export interface AssembledCertification {
   certification: Certification;
   /** Every check's result, as evaluated. */
-  results: CheckResult[];
+  results: EvaluatedCheck[];
   /** The unexpected outcomes other than a pass: what gets a repro. */
-  failures: CheckResult[];
+  failures: EvaluatedCheck[];
   /** The expectations the verdict was judged against. */
   expectations: Expectations;
   /** Where they came from, or null. */
@@ -41,13 +42,14 @@ export function assembleCertification(plan: CertificationPlan, stage: RunStageRe
   const expectations = chosen?.entries ?? new Map();
   const reported = results.map((result) => reportCheck(result, plan.flags, expectations));
   const integrity = integrityFindings(stage, outsideWrites);
-  const certification = certificationOf({ name: stage.engine.name, version: stage.engine.version ?? "unversioned" }, reported, integrity);
+  const scope = { shard: plan.shard, seeds: plan.seeds, checkSetDigest: plan.checkSetDigest };
+  const certification = certificationOf({ name: stage.engine.name, version: stage.engine.version ?? "unversioned" }, reported, scope, integrity);
   const failures = results.filter((result, index) => result.outcome !== "pass" && reported[index]!.unexpected);
   return { certification, results, failures, expectations, expectationsPath: chosen?.path ?? null, warnings: chosen?.warnings ?? [] };
 }
 
 /** One check as the result JSON reports it: expectation applied, evidence abridged, a repro for an unexpected outcome. */
-export function reportCheck(result: CheckResult, flags: readonly string[], expectations: Expectations): ReportedCheck {
+export function reportCheck(result: EvaluatedCheck, flags: readonly string[], expectations: Expectations): ReportedCheck {
   const expected = expectedOutcome(result.id, expectations);
   const unexpected = isUnexpected(result.outcome, expected);
   const reason = expectations.get(result.id)?.reason;

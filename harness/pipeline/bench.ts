@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BaselineFigure } from "../bench/baseline.ts";
-import { combineSuiteResults, ENGINE_FREE_SUITES } from "../bench/combine.ts";
+import { combineSuiteResults, drivesEngines } from "../bench/combine.ts";
 import { figuresOf } from "../bench/figures.ts";
 import type { EngineInfo, EngineSpec } from "../plugins/spec.ts";
 import { InProcessPlayer, PlayerProcess, type PlayerConnection } from "../player/client.ts";
 import { addCaptured, type CapturedStream } from "../player/output.ts";
-import { validateResult, type BenchSuiteName, type BenchSuiteResult } from "../../reports/result.ts";
+import { RESULT_SCHEMA_VERSION, validateResult, type BenchSuiteName, type BenchSuiteResult } from "../result/index.ts";
 import type { Bounds } from "./bounds.ts";
 import { playerEnv } from "./env.ts";
 import { EngineLoadError } from "./run.ts";
@@ -50,8 +50,8 @@ export async function benchStage(options: BenchStageOptions): Promise<BenchStage
   const failures: string[] = [];
   const engines: EngineInfo[] = [];
   const streams: Array<{ stdout: CapturedStream; stderr: CapturedStream }> = [];
-  const engineSuites = options.suites.filter((suite) => !ENGINE_FREE_SUITES.has(suite));
-  const freeSuites = options.suites.filter((suite) => ENGINE_FREE_SUITES.has(suite) || options.engines.length === 0);
+  const engineSuites = options.suites.filter((suite) => drivesEngines(suite));
+  const freeSuites = options.suites.filter((suite) => !drivesEngines(suite) || options.engines.length === 0);
   let players = 0;
   const open = async (spec: EngineSpec | null, first: boolean): Promise<PlayerConnection> => {
     const cwd = join(sandbox, `player-${players++}`);
@@ -133,7 +133,7 @@ const PLACEHOLDER_RUN_INFO = { tool: { name: "ctxbench", version: "0" }, node: "
 
 /** A suite result from a player, checked against the result schema; the problem, or null. */
 function suiteProblem(result: Record<string, unknown>): string | null {
-  const probe = { schemaVersion: 1, runInfo: PLACEHOLDER_RUN_INFO, certifications: [], benchmarks: [result] };
+  const probe = { schemaVersion: RESULT_SCHEMA_VERSION, runInfo: PLACEHOLDER_RUN_INFO, certifications: [], benchmarks: [result] };
   const outcome = validateResult(probe);
   return outcome.ok ? null : `${outcome.problem.path.replace("$.benchmarks[0]", "$")}: ${outcome.problem.message}`;
 }

@@ -6,6 +6,7 @@ import { readExpectations, type Expectations } from "../conformance/expectations
 import { parseShard, shardChecks, type Shard } from "../conformance/shard.ts";
 import { DEFAULT_SEEDS, planSources, type SourceRef } from "../conformance/sources.ts";
 import type { Check } from "../conformance/types.ts";
+import { checkSetDigest } from "../conformance/verdict.ts";
 import { selectEngine, type EngineSelection, type SelectEngineOptions } from "../plugins/select.ts";
 import { defaultBounds, type Bounds } from "./bounds.ts";
 
@@ -65,6 +66,8 @@ export interface CertificationPlan {
   seeds: number[];
   sources: SourceRef[];
   shard: Shard | null;
+  /** checkSetDigest() of the selected checks before sharding: shards of one run share it (merge joins on it). */
+  checkSetDigest: string;
   bounds: Bounds;
   expectations: ExpectationsPlan;
   isolate: boolean;
@@ -91,6 +94,7 @@ export async function planCertification(request: CertifyRequest): Promise<Certif
     seeds,
     sources: planSources(checks.checks, seeds, true),
     shard: checks.shard,
+    checkSetDigest: checks.digest,
     bounds,
     expectations: planExpectations(request, selection),
     isolate: request.isolate ?? true,
@@ -110,13 +114,15 @@ export function selectOptions(request: EngineRequest & { cwd: string; bundledRoo
   };
 }
 
-function planChecks(selectors: readonly string[], shardText: string | undefined): { checks: Check[]; shard: Shard | null } {
+function planChecks(selectors: readonly string[], shardText: string | undefined): { checks: Check[]; shard: Shard | null; digest: string } {
   const unmatched = selectors.filter((selector) => selectChecks([selector]).length === 0);
   if (unmatched.length > 0) throw new UsageError(`no check matches ${unmatched.map((s) => `"${s}"`).join(", ")}; see the check ids in harness/conformance/checks`);
   const shard = shardText === undefined ? null : parseShard(shardText);
   if (shardText !== undefined && shard === null) throw new UsageError(`--shard must be i/n with 1 <= i <= n, got "${shardText}"`);
   const selected = selectChecks(selectors);
-  return { checks: shard ? shardChecks(selected, shard) : selected, shard };
+  const checks = shard ? shardChecks(selected, shard) : selected;
+  if (shard !== null && checks.length === 0) throw new UsageError(`shard ${shard.index}/${shard.count} holds no checks: the selection splits into fewer than ${shard.count} shards`);
+  return { checks, shard, digest: checkSetDigest(selected) };
 }
 
 export function assertBounds(bounds: Bounds): void {

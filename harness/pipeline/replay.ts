@@ -1,5 +1,5 @@
 import { parseSourceLabel } from "../conformance/sources.ts";
-import type { CheckResult } from "../conformance/types.ts";
+import type { EvaluatedCheck } from "../conformance/types.ts";
 import { shellLine } from "./plan.ts";
 
 export interface ReplayCommands {
@@ -20,7 +20,7 @@ export function replayTraceFile(source: string, seed: number): string {
  * `ctxbench run` plays the scenario (or the probe) with the same standard recorders a
  * certification player uses, so its trace holds the events the check's evidence names.
  */
-export function replayCommands(flags: readonly string[], result: CheckResult): ReplayCommands {
+export function replayCommands(flags: readonly string[], result: EvaluatedCheck): ReplayCommands {
   const seed = result.shownBy[0]?.seed ?? result.seeds[0] ?? 1;
   const certify = shellLine(["ctxbench", "certify", ...flags, "--checks", result.id, "--seed", String(seed)]);
   const runs = result.shownBy.map(({ source, seed: runSeed }) => {

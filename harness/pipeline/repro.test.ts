@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { CheckResult } from "../conformance/types.ts";
+import type { EvaluatedCheck } from "../conformance/types.ts";
 import { renderRepro, reproFileName } from "./repro.ts";
 import { replayCommands } from "./replay.ts";
 
-const result: CheckResult = {
+const result: EvaluatedCheck = {
   id: "UID-7/shared-uid",
   rule: "UID-7",
   level: "MUST",

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { abridge } from "../conformance/excerpt.ts";
-import type { CheckResult } from "../conformance/types.ts";
+import type { EvaluatedCheck } from "../conformance/types.ts";
 import { canonicalJson } from "../trace/canonical-json.ts";
 import { replayCommands } from "./replay.ts";
 
@@ -11,7 +11,7 @@ export function reproFileName(id: string): string {
 }
 
 /** A self-contained Markdown repro: what failed, the runs and seeds that show it, how to replay each, and the trace excerpt. */
-export function renderRepro(result: CheckResult, engine: string, flags: readonly string[]): string {
+export function renderRepro(result: EvaluatedCheck, engine: string, flags: readonly string[]): string {
   const commands = replayCommands(flags, result);
   const lines = [
     `# ${result.id}: ${result.outcome}`,
@@ -48,7 +48,7 @@ export function renderRepro(result: CheckResult, engine: string, flags: readonly
 }
 
 /** Writes one repro file per given result; returns the paths. */
-export function writeRepros(directory: string, results: readonly CheckResult[], engine: string, flags: readonly string[]): string[] {
+export function writeRepros(directory: string, results: readonly EvaluatedCheck[], engine: string, flags: readonly string[]): string[] {
   if (results.length === 0) return [];
   mkdirSync(directory, { recursive: true });
   return results.map((result) => {

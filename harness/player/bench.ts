@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { suiteRunners, type BenchEngine } from "../bench/registry.ts";
+import { findBenchSuite, type BenchEngine } from "../bench/registry.ts";
 import type { PlayerEngine } from "./load.ts";
 
 /**
@@ -13,12 +13,12 @@ export async function runBenchCommand(
   loaded: PlayerEngine | null,
   sandbox: string,
 ): Promise<{ result: Record<string, unknown> | null; message: string | null }> {
-  const runner = Object.hasOwn(suiteRunners, suite) ? suiteRunners[suite as keyof typeof suiteRunners] : undefined;
-  if (runner === undefined) return { result: null, message: `unknown bench suite "${suite}"` };
+  const found = findBenchSuite(suite);
+  if (found === undefined) return { result: null, message: `unknown bench suite "${suite}"` };
   const engines: BenchEngine[] = loaded === null ? [] : [{ name: loaded.engine.selectedName, version: loaded.engine.version, create: () => loaded.engine.createFresh(), searchTool: loaded.searchTool }];
   const scratchDir = mkdtempSync(join(sandbox, `bench-${suite}-`));
   try {
-    const result = await runner({ engines, seed: options.seed, scratchDir, quick: options.quick });
+    const result = await found.run({ engines, seed: options.seed, scratchDir, quick: options.quick });
     return { result: result as unknown as Record<string, unknown>, message: null };
   } catch (error) {
     return { result: null, message: `${suite}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}` };

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { EngineInfo, EngineSpec } from "../plugins/spec.ts";
 import type { SourceRef } from "../conformance/sources.ts";
-import { JsonSchemaValidator, type SchemaNode } from "../../scenarios/json-schema.ts";
+import { fromJsonSchema } from "../util/json-schema.ts";
+import type { Schema } from "../util/schema.ts";
 
 /**
  * The parent ↔ player protocol (docs/player-protocol.md; every message has a JSON Schema in
@@ -80,9 +81,11 @@ export type PlayerMessage =
 const SCHEMA_URL = new URL("./protocol.schema.json", import.meta.url);
 
 /** The protocol's JSON Schema, as published. */
-export const PROTOCOL_SCHEMA = JSON.parse(readFileSync(SCHEMA_URL, "utf8")) as SchemaNode & { $defs: Record<string, SchemaNode> };
+export const PROTOCOL_SCHEMA = JSON.parse(readFileSync(SCHEMA_URL, "utf8")) as Record<string, unknown> & { $defs: Record<string, Record<string, unknown>> };
 
-const validatorOf = (definition: string) => new JsonSchemaValidator({ $defs: PROTOCOL_SCHEMA.$defs, $ref: `#/$defs/${definition}` });
+/** One message's schema, read from the published JSON Schema into the schema language (harness/util/schema.ts). */
+export const protocolSchemaOf = (definition: string): Schema<unknown> => fromJsonSchema(PROTOCOL_SCHEMA, `#/$defs/${definition}`);
+const validatorOf = protocolSchemaOf;
 const MESSAGE_DEFINITIONS: Record<PlayerMessage["type"], string> = {
   ready: "ready",
   "load-failed": "loadFailed",
@@ -110,11 +113,11 @@ export function asCommand(value: unknown): Command {
   return checked(value, commandValidators, "command") as Command;
 }
 
-function checked(value: unknown, validators: ReadonlyMap<string, JsonSchemaValidator>, what: string): unknown {
+function checked(value: unknown, validators: ReadonlyMap<string, Schema<unknown>>, what: string): unknown {
   const type = value !== null && typeof value === "object" && !Array.isArray(value) ? (value as { type?: unknown }).type : undefined;
   const validator = typeof type === "string" ? validators.get(type) : undefined;
   if (validator === undefined) throw new ProtocolError(`not a ${what} of protocol ${PLAYER_PROTOCOL_VERSION}: type ${JSON.stringify(type)}`);
-  const problem = validator.validate(value);
+  const problem = validator.check(value, "$");
   if (problem !== null) throw new ProtocolError(`${type} ${what}: ${problem.path}: ${problem.message}`);
   return value;
 }

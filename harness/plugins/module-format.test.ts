@@ -1,14 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { cp, mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
-import { PACKAGE_ROOT } from "../util/package-root.ts";
-import { runCli } from "../cli/main.ts";
-import { memoryIo } from "../cli/test-io.ts";
 import { loadEngine } from "./load.ts";
 import { moduleFormat } from "./module-format.ts";
-import { FIXTURES, scratchTreesPerTest } from "./test-support.ts";
+import { projectWithScopes, scratchTreesPerTest } from "./test-support.ts";
 
 const scratch = scratchTreesPerTest();
+const withScopes = () => projectWithScopes(scratch);
 const EXTENSIONS = ["ts", "mts", "cts", "js", "mjs", "cjs"] as const;
 const SCOPES = ["commonjs", "module"] as const;
 
@@ -35,19 +32,10 @@ describe("the format Node gives a plugin's entry module", () => {
   });
 });
 
-/** The scope fixtures in a project where `ctxbench` is installed (as a link to this checkout). */
-async function projectWithScopes(): Promise<string> {
-  const project = await scratch({});
-  await cp(join(FIXTURES, "scopes"), project, { recursive: true });
-  await mkdir(join(project, "node_modules"));
-  await symlink(PACKAGE_ROOT, join(project, "node_modules/ctxbench"));
-  return project;
-}
-
 describe("plugins in any package scope, with any entry extension, import ctxbench", () => {
   for (const scope of SCOPES) {
     it(`loads index.{${EXTENSIONS.join(",")}} in a "type": "${scope}" package`, async () => {
-      const root = join(await projectWithScopes(), scope);
+      const root = join(await withScopes(), scope);
       for (const extension of EXTENSIONS) {
         const name = `${scope}-${extension}`;
         const loaded = await loadEngine({ cwd: root, name, pluginDirs: ["."], strict: true });
@@ -57,14 +45,4 @@ describe("plugins in any package scope, with any entry extension, import ctxbenc
       }
     });
   }
-
-  it("engines list --load shows all twelve loading", async () => {
-    const io = memoryIo(await projectWithScopes());
-    expect(await runCli(["engines", "list", "--plugins", "commonjs", "module", "--json", "--load"], io), io.err()).toBe(0);
-    const { engines } = JSON.parse(io.out()) as { engines: Array<{ name: string; bundled: boolean; load: { ok: boolean; engineName: string } }> };
-    const user = engines.filter((engine) => !engine.bundled);
-    expect(user.map((engine) => [engine.name, engine.load.ok, engine.load.engineName])).toEqual(
-      SCOPES.flatMap((scope) => [...EXTENSIONS].sort().map((extension) => [`${scope}-${extension}`, true, `${scope}-${extension}`])),
-    );
-  });
 });

@@ -1,8 +1,9 @@
 import { afterEach } from "vitest";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PACKAGE_ROOT } from "../util/package-root.ts";
 
 /** The loader fixtures of test/fixtures/plugins. */
 export const FIXTURES = fileURLToPath(new URL("../../test/fixtures/plugins/", import.meta.url));
@@ -44,4 +45,13 @@ export class Engine extends ContextEngine {
   compress(messages) { this.compression_count += 1; return messages; }
 }
 `;
+}
+
+/** The scope fixtures in a project where `ctxbench` is installed (as a link to this checkout). */
+export async function projectWithScopes(scratch: (files: Record<string, string>) => Promise<string>): Promise<string> {
+  const project = await scratch({});
+  await cp(join(FIXTURES, "scopes"), project, { recursive: true });
+  await mkdir(join(project, "node_modules"));
+  await symlink(PACKAGE_ROOT, join(project, "node_modules/ctxbench"));
+  return project;
 }

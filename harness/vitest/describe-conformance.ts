@@ -4,7 +4,7 @@ import type { ContextEngine } from "../contract/context-engine.ts";
 import { isContextEngine } from "../contract/context-engine.ts";
 import { isUnexpected } from "../conformance/verdict.ts";
 import { DEFAULT_RUN_TIMEOUT_MS, runChecks, type EngineUnderTest } from "../conformance/runner.ts";
-import type { CheckResult } from "../conformance/types.ts";
+import type { EvaluatedCheck } from "../conformance/types.ts";
 import { readManifest } from "../plugins/manifest.ts";
 import { failureReport } from "./failure-report.ts";
 import { planConformance, type ConformanceOptions, type ConformancePlan } from "./conformance-plan.ts";
@@ -24,7 +24,7 @@ export function describeConformance(engineFactory: EngineFactory, options: Confo
   describe(`ctxbench conformance: ${label}`, () => {
     for (const seed of plan.seeds) {
       describe(`seed ${seed}`, () => {
-        let results = new Map<string, CheckResult>();
+        let results = new Map<string, EvaluatedCheck>();
         let selection = label;
         beforeAll(async () => {
           const engine = await engineUnderTest(engineFactory, plan);
@@ -56,7 +56,7 @@ async function engineUnderTest(factory: EngineFactory, plan: ConformancePlan): P
   return { name: String(first.name), version: null, selectedName, manifestName, createFresh: fresh };
 }
 
-function judge(context: TestContext, result: CheckResult | undefined, plan: ConformancePlan, selection: string, seed: number): void {
+function judge(context: TestContext, result: EvaluatedCheck | undefined, plan: ConformancePlan, selection: string, seed: number): void {
   if (result === undefined) throw new Error("the conformance run did not finish (see the error of the hook above)");
   const expected = plan.expectations.get(result.id);
   if (!isUnexpected(result.outcome, expected?.expected ?? null)) {

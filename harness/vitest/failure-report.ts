@@ -1,10 +1,10 @@
 import { abridge } from "../conformance/excerpt.ts";
-import type { CheckResult, Outcome } from "../conformance/types.ts";
+import type { EvaluatedCheck, Outcome } from "../conformance/types.ts";
 
 const MAX_EVIDENCE = 5;
 
 /** What a failing test shows: outcome and message, the evidence events (abridged), and how to replay it with the CLI. */
-export function failureReport(result: CheckResult, selection: string, pluginDirectory: string | null, seed: number, expected: Outcome | null): string {
+export function failureReport(result: EvaluatedCheck, selection: string, pluginDirectory: string | null, seed: number, expected: Outcome | null): string {
   const lines = [`${result.id} [${result.level}] ${result.outcome}${expected === null ? "" : ` (expected ${expected})`}: ${result.message}`];
   if (result.evidence.length > 0) {
     lines.push("evidence:");

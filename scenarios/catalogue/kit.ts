@@ -3,7 +3,7 @@ import type { Scenario, ScheduleStep } from "../format.ts";
 import { seededFaker } from "../generate/faker.ts";
 import { assembleScenario, generateSession, type GenerateOptions, type SessionBuild } from "../generate/generate.ts";
 import { CanaryMint } from "../generate/planting.ts";
-import type { ToolCallIdStyle } from "../generate/tool-ids.ts";
+import type { ToolCallIdStyle } from "../../harness/testkit/tool-call-ids.ts";
 import { turnMessages } from "../transcript.ts";
 
 export interface ScenarioInfo {

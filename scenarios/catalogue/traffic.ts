@@ -1,4 +1,4 @@
-import { CONSTANT_TOOL_CALL_ID } from "../generate/tool-ids.ts";
+import { CONSTANT_TOOL_CALL_ID } from "../../harness/testkit/tool-call-ids.ts";
 import { interleave, appendEvent, insertEventAfterTurn } from "../generate/schedule.ts";
 import type { CatalogueEntry } from "./kit.ts";
 import { ScenarioKit, playAll } from "./kit.ts";

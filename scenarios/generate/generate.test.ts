@@ -6,7 +6,7 @@ import { scenarioToJson } from "../io.ts";
 import { findScenarioProblem } from "../validate.ts";
 import { MAX_INPUT_BYTES } from "../../harness/util/input-limits.ts";
 import { estimateScenarioBytes, GENERATE_LIMITS, GenerateLimitError, generateScenario } from "./generate.ts";
-import { CONSTANT_TOOL_CALL_ID, deterministicCallId } from "./tool-ids.ts";
+import { CONSTANT_TOOL_CALL_ID, deterministicCallId } from "../../harness/testkit/tool-call-ids.ts";
 
 function allCalls(scenario: Scenario): ScriptedToolCall[][] {
   return scenario.sessions.flatMap((s) => s.turns.flatMap((t) => t.steps.map((step) => step.toolCalls ?? [])));

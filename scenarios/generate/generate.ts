@@ -7,7 +7,8 @@ import { CodingWorkspace, fakePngDataUrl } from "./coding-tools.ts";
 import { seededFaker } from "./faker.ts";
 import { CANARY_TOPICS, CanaryMint, canarySentence, fakeSecretValue, SECRET_KINDS, secretLine } from "./planting.ts";
 import { interleave, type InterleaveMode } from "./schedule.ts";
-import { ToolCallIdMinter, type ToolCallIdStyle } from "./tool-ids.ts";
+import type { ToolCallIdStyle } from "../../harness/testkit/tool-call-ids.ts";
+import { ToolCallIdMinter } from "./tool-call-minter.ts";
 
 export const DEFAULT_MODEL = "sim/coder-64k";
 export const DEFAULT_CONTEXT_LENGTH = 64_000;

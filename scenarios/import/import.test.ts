@@ -91,6 +91,9 @@ describe("importing an OpenAI-format message list", () => {
   });
 });
 
+/** The upstream schema versions whose stores the import is tested on (the layouts of harness/store/upstream-layouts.ts). */
+const IMPORT_VERSIONS_COVERED = [1, 2, 3, 4, 5, 6, 22, 30, 31];
+
 describe("importing from the session store", () => {
   function storeWithSession(path: string): SessionStore {
     const store = SessionStore.open(path, { mintUid: createSeededMinter(5), now: () => 1_700_000_000 });
@@ -187,6 +190,10 @@ describe("importing from the session store", () => {
     expect(() => importScenarios(ancient)).toThrow(
       `${ancient}: has sessions and messages tables but no schema_version table: a layout older than Hermes schema v1, the oldest this import reads`,
     );
+  });
+
+  it(`covers the stores of upstream schema versions ${IMPORT_VERSIONS_COVERED.join(", ")}`, () => {
+    expect(UPSTREAM_LAYOUTS.map((layout) => layout.version)).toEqual(IMPORT_VERSIONS_COVERED);
   });
 
   describe.each(UPSTREAM_LAYOUTS.map((layout) => [layout.version, layout] as const))("a store left by upstream schema v%i", (version, layout) => {

@@ -5,8 +5,8 @@ import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { CHECKS } from "../../harness/conformance/checks/index.ts";
-import { collectRunInfo } from "../../reports/run-info.ts";
-import { certificationOf, type CheckResult, type ResultJson } from "../../reports/result.ts";
+import { collectRunInfo } from "../../harness/result/index.ts";
+import { certificationOf, checkSetDigest, RESULT_SCHEMA_VERSION, type CheckResult, type ResultJson } from "../../harness/result/index.ts";
 import { ctxbench as runCli, REPO } from "./support.ts";
 
 /**
@@ -89,13 +89,13 @@ function shardFile(index: 0 | 1, edit: (result: ResultJson, checks: CheckResult[
   }));
   const engine = { name: "truncate", version: "0.1.0" };
   const result: ResultJson = {
-    schemaVersion: 1,
+    schemaVersion: RESULT_SCHEMA_VERSION,
     runInfo: collectRunInfo({ seed: 1, command: `ctxbench certify --engine truncate --shard ${index + 1}/2`, engines: [engine] }),
     certifications: [],
     benchmarks: [],
   };
   edit(result, checks);
-  result.certifications = [certificationOf(engine, checks)];
+  result.certifications = [certificationOf(engine, checks, { shard: { index: index + 1, count: 2 }, seeds: [1], checkSetDigest: checkSetDigest(CHECKS) })];
   const text = JSON.stringify(result);
   return file(`shard-${index + 1}.json`, replace === null ? text : text.replace(replace[0], replace[1]));
 }
@@ -276,7 +276,7 @@ const ROWS: Row[] = [
       }, /shard-2\.json: \$\.certifications\[0\]\.checks\[\d+\]\.level: is "SHOULD", but check "[A-Z0-9-]+\/[a-z-]+" is MUST$/],
       ["a shard with a check this ctxbench does not have", (_: ResultJson, checks: CheckResult[]) => void (checks[0]!.id = `${checks[0]!.rule}/made-up`), /shard-2\.json: \$\.certifications\[0\]\.checks\[0\]\.id: "[A-Z0-9-]+\/made-up" is not a check of ctxbench \S+$/],
       ["a shard listing one check twice", (_: ResultJson, checks: CheckResult[]) => void checks.push({ ...checks[0]! }), /shard-2\.json: \$\.certifications\[0\]\.checks\[\d+\]\.id: check "\S+" appears twice in the certification of "truncate"$/],
-      ["shards holding the same check", (_: ResultJson, checks: CheckResult[]) => void checks.push({ ...checks[0]!, id: CHECKS[0]!.id, rule: CHECKS[0]!.rule, level: CHECKS[0]!.level }), /check "\S+" of engine "truncate" appears in two results$/],
+      ["shards holding the same check", (_: ResultJson, checks: CheckResult[]) => void checks.push({ ...checks[0]!, id: CHECKS[0]!.id, rule: CHECKS[0]!.rule, level: CHECKS[0]!.level }), /check "\S+" of engine "truncate" appears in two results \(\S+shard-1\.json, \S+shard-2\.json\)$/],
     ] as const
   ).map(([what, edit, stderr]): Row => ({
     label: `merge: ${what}`,

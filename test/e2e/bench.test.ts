@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseResult } from "../../reports/result.ts";
+import { parseResult } from "../../harness/result/index.ts";
 import { ctxbench } from "./support.ts";
 
 describe("ctxbench bench (as a process)", () => {

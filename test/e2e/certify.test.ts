@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { junitSchemaErrors } from "../../reports/fixtures/junit-schema.ts";
 import { parseXml, type XmlElement } from "../../reports/xml-parse.ts";
-import { parseResult } from "../../reports/result.ts";
+import { parseResult } from "../../harness/result/index.ts";
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -71,19 +71,23 @@ const caseOf = (xml: XmlElement, id: string) => xml.children.flatMap(cases).find
 describe("ctxbench certify (as a process)", () => {
   const plugins = brokenPlugin(join(work, "plugins"));
 
-  it("certifies a bundled engine: exit 0, JSON with schemaVersion, runInfo, engine, verdict and checks; deterministic", async () => {
+  it("certifies a bundled engine: exit 0, the result JSON (schemaVersion, runInfo, the certification's engine, verdict and checks); deterministic", async () => {
     const args = ["certify", "--engine", "compressor", "--checks", "ABC", "REG", "CMP-1", "--seed", "2", "--format", "json"];
-    const [first, second] = await Promise.all([ctxbench(args), ctxbench(args)]);
+    const out = join(work, "bundled-out");
+    const [first, second] = await Promise.all([ctxbench([...args, "--out", out]), ctxbench(args)]);
     expect(first.code, first.stderr).toBe(0);
-    const json = JSON.parse(first.stdout) as { schemaVersion: number; runInfo: { seed: number; command: string }; engine: { name: string }; verdict: string; checks: Array<Record<string, unknown>> };
-    expect(json.schemaVersion).toBe(1);
-    expect(json.runInfo.seed).toBe(2);
-    expect(json.runInfo.command).toBe("ctxbench certify --engine compressor --seed 2 --checks ABC REG CMP-1");
+    // One document: what --format json prints is the result.json that --out writes, byte for byte.
+    expect(readFileSync(join(out, "result.json"), "utf8")).toBe(first.stdout);
+    const result = parseResult(first.stdout);
+    expect(result.schemaVersion).toBe(2);
+    expect(result.runInfo.seed).toBe(2);
+    expect(result.runInfo.command).toBe("ctxbench certify --engine compressor --seed 2 --checks ABC REG CMP-1");
+    const json = result.certifications[0]!;
     expect(json.engine.name).toBe("compressor");
     expect(json.verdict).toBe("certified");
     expect(json.checks.map((check) => check["id"])).toContain("CMP-1/message-shape");
     for (const check of json.checks) for (const key of ["id", "rule", "level", "outcome", "expected", "message", "evidence", "durationMs"]) expect(check, key).toHaveProperty(key);
-    const view = (text: string) => (JSON.parse(text) as typeof json).checks.map(({ durationMs: _d, ...rest }) => rest);
+    const view = (text: string) => parseResult(text).certifications[0]!.checks.map(({ durationMs: _d, ...rest }) => rest);
     expect(view(second.stdout)).toEqual(view(first.stdout));
     writeFileSync(join(work, "certify.json"), first.stdout);
     const merged = await ctxbench(["merge", join(work, "certify.json"), "--format", "json"]);
@@ -126,7 +130,7 @@ describe("ctxbench certify (as a process)", () => {
       [quit, "error", /probe:compress: the player process running it exited \(code 7\)/],
     ] as const) {
       expect(run.code, run.stderr).toBe(1);
-      const json = JSON.parse(run.stdout) as { verdict: string; checks: Array<{ id: string; outcome: string; message: string }> };
+      const json = parseResult(run.stdout).certifications[0]!;
       expect(json.verdict).toBe("not-certified");
       expect(json.checks.map((check) => [check.id, check.outcome])).toEqual([
         ["ABC-2/usage-echo", "pass"],
@@ -171,6 +175,7 @@ describe("ctxbench certify (as a process)", () => {
   it.each([
     [["certify", "--engine", "no-such-engine", "--checks", "ABC-2"], "no-such-engine"],
     [["certify", "--engine", "compressor", "--shard", "3/2"], "--shard"],
+    [["certify", "--engine", "compressor", "--shard", "50/50"], "shard 50/50 holds no checks"],
     [["certify", "--engine", "compressor", "--checks", "NOPE-9"], "NOPE-9"],
     [["certify", "--engine", "compressor", "--expectations", "missing.yaml"], "missing.yaml"],
   ])("exits 2 on a usage or configuration error: %j", async (args, mention) => {
@@ -192,5 +197,12 @@ describe("ctxbench certify (as a process)", () => {
     );
     const missing = await ctxbench(["merge", join(work, "nowhere.json")]);
     expect(missing.code).toBe(2);
+    // One shard of two is no certification; the same shard twice is no set.
+    const half = await ctxbench(["merge", join(work, "shard-1", "result.json")]);
+    expect(half.code).toBe(2);
+    expect(half.stderr).toContain('engine "truncate": shard 2/2 is missing (have 1/2)');
+    const twice = await ctxbench(["merge", join(work, "shard-1", "result.json"), join(work, "shard-1", "result.json")]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('engine "truncate": shard 1/2 appears twice');
   });
 });

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseResult, type ResultJson } from "../../reports/result.ts";
+import { parseResult, type ResultJson } from "../../harness/result/index.ts";
 import { ctxbench, type CliOutcome } from "./support.ts";
 
 const ENGINES = ["compressor", "lcm", "truncate", "archivist"];

@@ -28,7 +28,7 @@ describe("an engine bug is the engine's, never ctxbench's (as processes)", () =>
   it("certify: the same bug is one CMP-1 failure with the element named, not errors, and exit 1", async () => {
     const result = await ctxbench(["certify", "--plugins", PLUGINS, "--engine", "object-summary", "--checks", "CMP", "--format", "json"]);
     expect(result.code, result.stderr).toBe(1);
-    const checks = (JSON.parse(result.stdout) as { checks: Array<{ id: string; outcome: string; message: string }> }).checks;
+    const checks = (JSON.parse(result.stdout) as { certifications: Array<{ checks: Array<{ id: string; outcome: string; message: string }> }> }).certifications[0]!.checks;
     expect(checks.filter((check) => check.outcome === "error")).toEqual([]);
     const shape = checks.find((check) => check.id === "CMP-1/message-shape")!;
     expect(shape.outcome).toBe("fail");

@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseResult } from "../../reports/result.ts";
+import { parseResult } from "../../harness/result/index.ts";
 import { parseTrace } from "../../harness/trace/jsonl.ts";
 import { ctxbench, REPO, type CliOutcome } from "./support.ts";
 
@@ -35,7 +35,8 @@ function contained(run: Timed, boundSeconds: number): void {
 }
 
 const lastLine = (text: string) => text.trim().split("\n").at(-1) ?? "";
-const certifyJson = (run: Timed) => JSON.parse(run.stdout) as { verdict: string; integrity?: Array<{ kind: string; message: string }>; checks: Array<{ id: string; outcome: string; message: string }> };
+/** The one certification of `certify --format json`'s document (the result.json `--out` writes). */
+const certifyJson = (run: Timed) => parseResult(run.stdout).certifications[0]!;
 const plugins = ["--plugins", HOSTILE];
 
 // Each case ends well within its bound; the test's own limit only stops a case that does not.

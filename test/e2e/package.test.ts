@@ -38,9 +38,9 @@ describe("the tarball", () => {
     const files = listing.stdout.trim().split("\n").map((line) => line.replace(/^package\//, ""));
     expect(files).toEqual(expect.arrayContaining([
       "package.json", "README.md", "require.cjs", "bin/ctxbench.mjs", "dist/harness/index.js", "dist/harness/index.d.ts", "dist/harness/cli/bin.js",
-      "dist/harness/vitest/index.js", "dist/engines/lcm/plugin.yaml", "dist/engines/truncate/index.js", "dist/reports/result.schema.json",
+      "dist/harness/vitest/index.js", "dist/engines/lcm/plugin.yaml", "dist/engines/truncate/index.js", "dist/harness/result/result.schema.json",
       "dist/scenarios/scenario.schema.json", "templates/engine/index.ts", "templates/engine/certify.yml",
-      "dist/bridge/hermes/main.py", "dist/bridge/hermes/shims/agent/context_engine.py", "dist/harness/engine-protocol/node-adapter.mjs",
+      "dist/bridge/hermes/main.py", "dist/bridge/hermes/shims/agent/context_engine.py", "dist/harness/conformance/faithfulness/node-adapter.mjs",
     ]));
     // Templates are the scaffold's files, and conformance/fixtures the broken engines the public API exports (FIXTURES).
     const shipped = files.filter((file) => !file.startsWith("templates/") && !file.startsWith("dist/harness/conformance/fixtures/"));

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { parseResult } from "../../harness/result/index.ts";
 import { ctxbench as runCli, REPO } from "./support.ts";
 
 const PYTHON_PLUGINS = join(REPO, "test/fixtures/plugins/python");
@@ -11,10 +12,8 @@ const work = mkdtempSync(join(tmpdir(), "ctxbench-e2e-python-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const ctxbench = (args: string[], timeoutMs = 180_000) => runCli(args, { cwd: work, timeoutMs });
 
-interface CertifyJson {
-  verdict: string;
-  checks: Array<{ id: string; outcome: string; message: string }>;
-}
+/** The one certification of `certify --format json`'s document (the result.json `--out` writes). */
+const certificationOf = (stdout: string) => parseResult(stdout).certifications[0]!;
 
 const oneLine = (stderr: string) => stderr.trim().split("\n");
 
@@ -23,7 +22,7 @@ describe("Python plugins through the CLI (the Hermes bridge, python3 with the st
     const before = readdirSync(join(PYTHON_PLUGINS, "recall")).sort();
     const result = await ctxbench(["certify", "--plugins", PYTHON_PLUGINS, "--engine", "recall", "--format", "json"]);
     expect(result.code, result.stderr).toBe(0);
-    const report = JSON.parse(result.stdout) as CertifyJson;
+    const report = certificationOf(result.stdout);
     expect(report.verdict).toBe("certified");
     expect(report.checks.filter((check) => !["pass", "skipped"].includes(check.outcome))).toEqual([]);
     expect(readdirSync(join(PYTHON_PLUGINS, "recall")).sort(), "no __pycache__ or database left in the plugin").toEqual(before);
@@ -41,7 +40,7 @@ describe("Python plugins through the CLI (the Hermes bridge, python3 with the st
     const result = await ctxbench(["certify", "--hermes-agent", HERMES_AGENT, "--engine", "compressor", "--checks", "ABC", "REG", "CMP-1", "--format", "json"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`note: testing the plugin "compressor" from ${HERMES_AGENT}; the bundled engine of that name stays reachable as bundled:compressor`);
-    expect((JSON.parse(result.stdout) as CertifyJson).verdict).toBe("certified");
+    expect(certificationOf(result.stdout).verdict).toBe("certified");
   });
 
   it("compare puts a Python engine beside a bundled one in the cache, throughput and quality tables", async () => {
@@ -69,14 +68,14 @@ describe("misbehaving Python engines end certify with named outcomes or a one-li
   it("prints on stdout (print, os.write on fd 1, a forged protocol line): the channel and the report are untouched", async () => {
     const result = await certify("prints");
     expect(result.code, result.stderr).toBe(0);
-    const report = JSON.parse(result.stdout) as CertifyJson;
+    const report = certificationOf(result.stdout);
     expect(report.checks.map((check) => `${check.id}: ${check.outcome}`)).toEqual(["ABC-2/usage-echo: pass", "CMP-1/message-shape: pass"]);
   });
 
   it("hangs in compress: the runs reading it time out, the others pass, exit 1", async () => {
     const result = await certify("hangs");
     expect(result.code, result.stderr).toBe(1);
-    const outcomes = Object.fromEntries((JSON.parse(result.stdout) as CertifyJson).checks.map((check) => [check.id, check.outcome]));
+    const outcomes = Object.fromEntries(certificationOf(result.stdout).checks.map((check) => [check.id, check.outcome]));
     expect(outcomes).toEqual({ "ABC-2/usage-echo": "pass", "CMP-1/message-shape": "timeout" });
     // CMP-1 judges every source that calls compress, each of which now waits out its 4 s bound.
   }, 150_000);
@@ -84,7 +83,7 @@ describe("misbehaving Python engines end certify with named outcomes or a one-li
   it("exits the interpreter in a hook: the check reading it fails naming the exit", async () => {
     const result = await certify("exits-in-hook");
     expect(result.code, result.stderr).toBe(1);
-    const shape = (JSON.parse(result.stdout) as CertifyJson).checks.find((check) => check.id === "CMP-1/message-shape")!;
+    const shape = certificationOf(result.stdout).checks.find((check) => check.id === "CMP-1/message-shape")!;
     expect(shape.outcome).toBe("fail");
     expect(shape.message).toContain("the engine's process exited with code 5");
   });

@@ -8,7 +8,7 @@ import { abridge } from "../../harness/conformance/excerpt.ts";
 import { FIXTURES } from "../../harness/conformance/fixtures/index.ts";
 import { canonicalJson } from "../../harness/trace/canonical-json.ts";
 import { readTraceFile } from "../../harness/trace/jsonl.ts";
-import { parseResult } from "../../reports/result.ts";
+import { parseResult } from "../../harness/result/index.ts";
 import { childEnv, ctxbench, REPO } from "./support.ts";
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ctxbench as runCli } from "./support.ts";
-import { sampleResult } from "../../reports/fixtures/sample-result.ts";
+import { sampleResult } from "../../harness/result/sample-result.ts";
 
 
 const ctxbench = (args: string[], cwd: string) => runCli(args, { cwd, timeoutMs: 60_000 });
@@ -26,7 +26,7 @@ describe("ctxbench report as a process", () => {
     writeFileSync(join(dir, "bad.json"), JSON.stringify(bad));
     const outcome = await ctxbench(["report", "bad.json", "--format", "markdown"], dir);
     expect(outcome.code).toBe(2);
-    expect(outcome.stderr).toBe('ctxbench: bad.json: $.runInfo.cores: expected a finite number, got the string "two"\n');
+    expect(outcome.stderr).toBe('ctxbench: bad.json: $.runInfo.cores: expected an integer, got the string "two"\n');
     expect(outcome.stdout).toBe("");
   });
 });

@@ -1,10 +1,10 @@
 import type { ContextEngine } from "ctxbench";
-import type { Check, CheckResult, CheckRun } from "../../harness/conformance/types.ts";
+import type { Check, EvaluatedCheck, CheckRun } from "../../harness/conformance/types.ts";
 import { runChecks } from "../../harness/conformance/runner.ts";
 import { HOST_SCENARIOS } from "../../harness/conformance/test-support.ts";
 
 export interface Certified {
-  results: CheckResult[];
+  results: EvaluatedCheck[];
   /** The recorded runs the checks read, for the oracle's own reading. */
   runs: CheckRun[];
 }

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { CHECKS } from "../../harness/conformance/checks/index.ts";
-import type { CheckResult } from "../../harness/conformance/types.ts";
+import type { EvaluatedCheck } from "../../harness/conformance/types.ts";
 import { certifyInProcess } from "./corpus.ts";
 import { MUTANTS, type Mutant } from "./mutants.ts";
 import { oracleViolations } from "./oracle.ts";
@@ -21,8 +21,8 @@ import { TidyEngine } from "./tidy/index.ts";
 const DEFAULT_SEED = 1;
 const CAUGHT = new Set(["fail", "error", "timeout"]);
 const mustRules = new Set(CHECKS.filter((check) => check.level === "MUST").map((check) => check.rule));
-const mustFailures = (results: readonly CheckResult[]) => results.filter((result) => result.level === "MUST" && result.outcome !== "pass" && result.outcome !== "skipped");
-const failedRules = (results: readonly CheckResult[]) => [...new Set(results.filter((result) => CAUGHT.has(result.outcome)).map((result) => result.rule))].sort();
+const mustFailures = (results: readonly EvaluatedCheck[]) => results.filter((result) => result.level === "MUST" && result.outcome !== "pass" && result.outcome !== "skipped");
+const failedRules = (results: readonly EvaluatedCheck[]) => [...new Set(results.filter((result) => CAUGHT.has(result.outcome)).map((result) => result.rule))].sort();
 
 const score: Array<{ mutant: Mutant; broken: string[]; caught: boolean; certified: boolean }> = [];
 

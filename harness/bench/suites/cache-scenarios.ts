@@ -1,5 +1,4 @@
-import { ContextEngine } from "../../contract/context-engine.ts";
-import type { Message, Usage } from "../../contract/types.ts";
+import { MinimalEngine } from "../../testkit/minimal-engine.ts";
 import { buildScenario, generateScenario, type Scenario } from "../../../scenarios/index.ts";
 
 /**
@@ -49,18 +48,9 @@ export function resolveCacheScenario(name: string, seed: number): Scenario {
  * host skips it), played on the same scenario with a window wide enough that nothing overflows.
  * Every request then extends the previous one, which is the best any engine's cache can do.
  */
-export class CeilingEngine extends ContextEngine {
-  readonly name = "ceiling";
-  update_from_response(usage: Usage): void {
-    this.last_prompt_tokens = usage.prompt_tokens;
-    this.last_completion_tokens = usage.completion_tokens;
-    this.last_total_tokens = usage.total_tokens;
-  }
-  should_compress(): boolean {
-    return false;
-  }
-  compress(messages: Message[]): Message[] {
-    return messages;
+export class CeilingEngine extends MinimalEngine {
+  constructor() {
+    super({ name: "ceiling", compacts: false });
   }
 }
 

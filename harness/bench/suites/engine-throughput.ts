@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sampleTranscript, type IdStyle } from "../../../engines/shared/sample-transcript.ts";
+import type { ToolCallIdStyle } from "../../testkit/tool-call-ids.ts";
+import { sampleTranscript } from "../../testkit/transcript.ts";
 import type { ContextEngine } from "../../contract/context-engine.ts";
 import { estimateTokensRough } from "../../contract/tokens.ts";
 import { disposeEngine } from "../../contract/native.ts";
@@ -22,7 +23,7 @@ export interface ThroughputOptions {
   /** The model window every engine is configured with (default 64,000 tokens). */
   contextLength?: number;
   seed?: number;
-  idStyle?: IdStyle;
+  idStyle?: ToolCallIdStyle;
   /** Timed passes per size; default 15 up to 1k messages, 7 up to 10k, 3 above. */
   runs?: (messages: number) => number;
   /** Transcripts already built for some sizes (with this seed and id style), so a caller builds them once. */
@@ -65,7 +66,7 @@ export interface ThroughputResult {
   sizes: number[];
   contextLength: number;
   seed: number;
-  idStyle: IdStyle;
+  idStyle: ToolCallIdStyle;
   engines: EngineThroughput[];
 }
 
@@ -78,7 +79,7 @@ export async function runThroughputBench(
 ): Promise<ThroughputResult> {
   const contextLength = options.contextLength ?? 64_000;
   const seed = options.seed ?? 1;
-  const idStyle = options.idStyle ?? "hex";
+  const idStyle = options.idStyle ?? "deterministic";
   const runsFor = options.runs ?? defaultRuns;
   const transcripts = new Map(sizes.map((size) => [size, options.transcripts?.get(size) ?? sampleTranscript({ messages: size, seed, idStyle })]));
   const warmup = sampleTranscript({ messages: Math.min(1_000, Math.min(...sizes)), seed: seed + 1, idStyle });

@@ -3,7 +3,7 @@
  * `npx tsx harness/bench/suites/host-share.run.ts [--messages N] [--runs N]` (default 10,000 messages and the
  * throughput suite's reference pass output). Exits 1 when the total misses the goal at 10,000 messages.
  */
-import { sampleTranscript } from "../../../engines/shared/sample-transcript.ts";
+import { sampleTranscript } from "../../testkit/transcript.ts";
 import { measureHostShare } from "./host-share.ts";
 import { referencePassOutput, THROUGHPUT_GOALS } from "./throughput.ts";
 

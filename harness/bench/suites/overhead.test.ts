@@ -6,10 +6,6 @@ import { overheadGoals, overheadTranscript, runOverheadBench } from "./overhead.
 import { measureInterleaved, type VariantMeasurement } from "../interleave.ts";
 import { compareInterleaved } from "../stats.ts";
 import { VirtualMachine } from "../testing/virtual-machine.ts";
-import type { Goal } from "../goals.ts";
-import { sampleResult } from "../../../reports/fixtures/sample-result.ts";
-import { RERUN_ADVICE, type ResultJson } from "../../../reports/result.ts";
-import { terminalReporter } from "../../../reports/terminal.ts";
 
 class AsyncSelector extends ContextEngine {
   readonly name = "async-selector";
@@ -82,10 +78,7 @@ describe("overhead goals on a noisy measurement", () => {
     expect(goal.measured).toBeLessThan(1.01);
     expect(goal.status).toBe("noisy");
     expect(goal.reason).toMatch(/faster than its baseline/);
-
-    const text = terminalReporter.render(resultWithOverheadGoal(goal), { color: false });
-    expect(text).toContain(RERUN_ADVICE);
-    expect(text).not.toMatch(/inheriting engine ÷ with no engine[^\n]*│ met/);
+    // How the terminal report shows this goal: reports/terminal.test.ts.
   });
 
   it("meets the same goal when the machine is quiet", async () => {
@@ -98,10 +91,3 @@ describe("overhead goals on a noisy measurement", () => {
     expect(goals.find((g) => g.id === "inheriting-vs-none")!.status).toBe("met");
   });
 });
-
-function resultWithOverheadGoal(goal: Goal): ResultJson {
-  const result = sampleResult({ withCertifications: false });
-  const overhead = result.benchmarks.find((suite) => suite.suite === "overhead")!;
-  overhead.goals = [goal];
-  return result;
-}

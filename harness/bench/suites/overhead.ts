@@ -5,11 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ContextEngine, overridesHook } from "../../contract/context-engine.ts";
 import { disposeEngine } from "../../contract/native.ts";
-import type { Message, Usage } from "../../contract/types.ts";
+import type { Message } from "../../contract/types.ts";
 import { assembleRequest, type AssembledRequest } from "../../host/assemble.ts";
 import { ReferenceViews } from "../../host/reference-views.ts";
 import { generateScenario, sessionMessages } from "../../../scenarios/index.ts";
-import type { OverheadSuite, OverheadVariant } from "../../../reports/result.ts";
+import type { OverheadSuite, OverheadVariant } from "./overhead.suite.ts";
 import { judgeGoal, type Goal } from "../goals.ts";
 import { measureInterleaved, type InterleaveOptions, type Variant, type VariantMeasurement } from "../interleave.ts";
 import { noiseOf, type RunNoise } from "../noise.ts";
@@ -17,24 +17,16 @@ import { noiseReason, ratioReason } from "../reliability.ts";
 import { compareInterleaved, medianWithInterval, type Comparison } from "../stats.ts";
 import type { EngineFactory } from "../engine-factory.ts";
 import { uidFor } from "../../util/uid.ts";
+import { MinimalEngine } from "../../testkit/minimal-engine.ts";
 
-/** An engine that overrides nothing optional: the host must treat it exactly like no engine. */
-class InheritingEngine extends ContextEngine {
-  readonly name: string = "inheriting";
-  update_from_response(usage: Usage): void {
-    this.last_prompt_tokens = usage.prompt_tokens;
-  }
-  should_compress(): boolean {
-    return false;
-  }
-  compress(messages: Message[]): Message[] {
-    return messages;
-  }
-}
+/** An engine that overrides nothing optional (the test kit's minimal one): the host must treat it exactly like no engine. */
+const inheritingEngine = () => new MinimalEngine({ name: "inheriting", compacts: false });
 
 /** Overrides select_context with a no-op: pays for the host's reference copies and the call, changes nothing. */
-class SelectNullEngine extends InheritingEngine {
-  override readonly name: string = "select-null";
+class SelectNullEngine extends MinimalEngine {
+  constructor() {
+    super({ name: "select-null", compacts: false });
+  }
   override select_context(): null {
     return null;
   }
@@ -127,7 +119,7 @@ export async function runOverheadBench(options: OverheadBenchOptions = {}): Prom
   try {
     const contenders: Array<{ variant: string; engine: ContextEngine | null }> = [
       { variant: "no-engine", engine: null },
-      { variant: "inheriting", engine: await prepare(new InheritingEngine(), home) },
+      { variant: "inheriting", engine: await prepare(inheritingEngine(), home) },
       { variant: "select-null", engine: await prepare(new SelectNullEngine(), home) },
     ];
     for (const entry of options.engines ?? []) {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { overridesHook, type ContextEngine } from "../../contract/context-engine.ts";
 import type { Message } from "../../contract/types.ts";
-import { sampleTranscript } from "../../../engines/shared/sample-transcript.ts";
+import { sampleTranscript } from "../../testkit/transcript.ts";
 import type { EngineFactory } from "../engine-factory.ts";
 import { closeEngine } from "./cache.ts";
 

@@ -3,8 +3,7 @@ import { CompressorEngine } from "../../../engines/compressor/index.ts";
 import { LcmEngine } from "../../../engines/lcm/index.ts";
 import { TruncateEngine } from "../../../engines/truncate/index.ts";
 import type { Message } from "../../contract/types.ts";
-import { RESULT_SCHEMA_VERSION, validateResult } from "../../../reports/result.ts";
-import { sampleRunInfo } from "../../../reports/fixtures/sample-result.ts";
+import { qualityShape, qualitySuite } from "./quality.suite.ts";
 import { runQualityBench } from "./quality.ts";
 import { qualityScenario } from "./quality-scenario.ts";
 import { ArchivistEngine } from "../../../test/fixtures/plugins/recall/archivist/index.ts";
@@ -51,8 +50,8 @@ describe("the quality benchmark", () => {
     expect(compressor!.tokensRemovedRatio).toBeGreaterThan(0);
     expect(compressor!.tokensRemovedRatio).toBeLessThan(1);
     expect(suite.warnings).toEqual([]);
-    const outcome = validateResult({ schemaVersion: RESULT_SCHEMA_VERSION, runInfo: sampleRunInfo(), certifications: [], benchmarks: [suite] });
-    expect(outcome.ok).toBe(true);
+    // The suite's own shape is what the result schema holds it to.
+    expect(qualityShape.check(suite, "$")).toBeNull();
   });
 
   it("measures recall through a search tool named like nothing the suite knows, and names the tool it asked", async () => {
@@ -83,7 +82,8 @@ describe("the quality benchmark", () => {
     expect(nodeTools!.searchTool).toBeNull();
     expect(nodeTools!.recallViaToolsNotMeasured).toMatch(/^none of its tools \(node_info\(node_id\)\) takes a query/);
     expect(hinted!.searchTool).toEqual({ name: "archivist_dig", parameter: "query", chosenBy: "hint" });
-    expect(validateResult({ schemaVersion: RESULT_SCHEMA_VERSION, runInfo: sampleRunInfo(), certifications: [], benchmarks: [suite] }).ok).toBe(true);
+    expect(qualityShape.check(suite, "$")).toBeNull();
+    expect(qualitySuite.consistency!(suite, "$")).toBeNull();
   });
 
   it("warns when an engine falls short of the compactions the scenario is sized for", async () => {

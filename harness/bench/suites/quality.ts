@@ -6,7 +6,7 @@ import { estimateTokensRough } from "../../contract/tokens.ts";
 import type { Message } from "../../contract/types.ts";
 import { playScenario } from "../../host/play.ts";
 import { sessionMessages, type Canary, type Scenario } from "../../../scenarios/index.ts";
-import type { QualityEngineResult, QualitySuite } from "../../../reports/result.ts";
+import type { QualityEngineResult, QualitySuite } from "./quality.suite.ts";
 import { closeEngine, type BenchEngine } from "./cache.ts";
 import { qualityScenario } from "./quality-scenario.ts";
 import { chooseSearchTool, type SearchTool } from "./search-tool.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runStoreBench } from "./store.ts";
-import { runStoreSuite } from "./store-suite.ts";
+import { runStoreSuite } from "./store.suite.ts";
 
 describe("the store benchmark", () => {
   it("returns plain figures for appends, restores and a legacy upgrade, and cleans up its files", async () => {

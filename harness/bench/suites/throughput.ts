@@ -7,8 +7,8 @@ import type { ContextEngine } from "../../contract/context-engine.ts";
 import { disposeEngine } from "../../contract/native.ts";
 import type { Message } from "../../contract/types.ts";
 import { cloneMessages } from "../../host/clone.ts";
-import { sampleTranscript } from "../../../engines/shared/sample-transcript.ts";
-import type { HostSharePoint, ThroughputEngineResult, ThroughputSuite } from "../../../reports/result.ts";
+import { sampleTranscript } from "../../testkit/transcript.ts";
+import type { HostSharePoint, ThroughputEngineResult, ThroughputSuite } from "./throughput.suite.ts";
 import { judgeGoal, type Goal } from "../goals.ts";
 import { NoiseProbe } from "../noise.ts";
 import { estimateReason, noiseReason } from "../reliability.ts";
@@ -28,7 +28,7 @@ const CONTEXT_LENGTH = 64_000;
 const HOST_SHARE_RUNS = 5;
 /** The host's share is measured up to this size: the goal is at 10k, and above it the store's setup alone takes seconds a run. */
 const HOST_SHARE_MAX_MESSAGES = 10_000;
-const ID_STYLE = "hex";
+const ID_STYLE = "deterministic";
 
 /**
  * compress() throughput per engine and transcript size and the heap a pass grows by; and, once

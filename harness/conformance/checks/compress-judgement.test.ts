@@ -63,7 +63,7 @@ const cutAt = (input: readonly Message[], cut: number): Message[] => [input[0]!,
 /** The index of the nth tool result of the input (0-based) that is not the first of its batch. */
 const innerResult = (input: readonly Message[]) => input.findIndex((m, i) => m.role === "tool" && input[i - 1]?.role === "tool");
 
-const batched = (ids: "constant" | "reused" | "unique") => buildConversation(11, { turns: 12, words: 12, toolEvery: 1, batch: 3, ids, resultChars: 60 }, `judgement-${ids}`);
+const batched = (ids: "constant" | "per-response" | "unique") => buildConversation(11, { turns: 12, words: 12, toolEvery: 1, batch: 3, ids, resultChars: 60 }, `judgement-${ids}`);
 
 describe("every output is judged, whatever its input's tag (compress-judgement.ts)", () => {
   it("a batch split by the cut on repeated ids is CMP-2 only when the twin with unique ids shows the same split", () => {
@@ -90,7 +90,7 @@ describe("every output is judged, whatever its input's tag (compress-judgement.t
   });
 
   it("a result paired with another turn's call hides from a provider behind a repeated id: TCU-3 sees it, CMP-2 does not", () => {
-    const repeated = batched("reused");
+    const repeated = batched("per-response");
     const twin = withUniqueToolCallIds(repeated);
     // Keep turn k's assistant and turn k+1's results: by id alone the pairing looks whole.
     const assistants = repeated.flatMap((m, i) => ((m.tool_calls?.length ?? 0) > 0 ? [i] : []));

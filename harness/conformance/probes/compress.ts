@@ -39,7 +39,7 @@ export function compressCases(seed: number): CompressProbeCase[] {
   const huge = buildConversation(seed + 3, { turns: 12, words: 30, toolEvery: 2, batch: 1, resultChars: 6000 }, "huge");
   const mixed = buildConversation(seed + 12, MIXED_SIZES, "mixed");
   const constant = buildConversation(seed + 4, { turns: 30, words: 40, toolEvery: 2, batch: 2, ids: "constant", resultChars: 300 }, "constant");
-  const reused = buildConversation(seed + 5, { turns: 30, words: 40, toolEvery: 3, batch: 3, ids: "reused", resultChars: 300 }, "reused");
+  const reused = buildConversation(seed + 5, { turns: 30, words: 40, toolEvery: 3, batch: 3, ids: "per-response", resultChars: 300 }, "reused");
 
   // UID-2: rows written before the uid column existed arrive without one.
   const legacyRows = buildConversation(seed + 6, { ...OVER, toolEvery: 4, batch: 2 }, "legacy");

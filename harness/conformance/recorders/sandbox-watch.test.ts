@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CompressOptions, Message } from "../../contract/types.ts";
 import { playScenario } from "../../host/play.ts";
-import { eventsOf, sandboxesPerTest, scenario, TailEngine, turn } from "../../host/test-support.ts";
+import { eventsOf, sandboxesPerTest, scenario, turn } from "../../host/test-support.ts";
+import { MinimalEngine } from "../../testkit/minimal-engine.ts";
 import type { HostEvent, Scenario } from "../../../scenarios/format.ts";
 import { standardRecorders } from "./index.ts";
 
@@ -16,7 +17,7 @@ function withEvents(...events: HostEvent[]): Scenario {
 }
 
 /** Writes a file into its sandbox during every pass, before the host decides anything. */
-class EagerWriter extends TailEngine {
+class EagerWriter extends MinimalEngine {
   home: string | null = null;
   override on_session_start(_id: string, info?: { home?: string }): void {
     this.home = info?.home ?? null;
