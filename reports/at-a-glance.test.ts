@@ -11,6 +11,7 @@ describe("the at-a-glance model", () => {
     expect(glance.engines).toEqual(["compressor", "lcm", "truncate"]);
     expect(glance.columns.map((column) => column.id)).toEqual([
       "certification",
+      "implements",
       "recall-active",
       "recall-tools",
       "tokens-removed",
@@ -22,6 +23,9 @@ describe("the at-a-glance model", () => {
       "scaling",
     ]);
     const lcm = Object.fromEntries(glance.columns.map((column, index) => [column.id, glanceRow(glance, "lcm")[index]]));
+    expect(lcm["implements"]).toBe("compress() + select_context, on_turn_complete, tools: lcm_grep, lcm_expand, focus_topic");
+    expect(glanceRow(glance, "compressor")[1]).toBe("compress() + focus_topic");
+    expect(glanceRow(glance, "truncate")[1]).toBe("compress() + focus_topic undecided");
     expect(lcm["certification"]).toBe("NOT certified: 6/9 pass, 2 unexpected");
     expect(lcm["recall-tools"]).toBe("100.0 % (lcm_grep)");
     expect(lcm["compression"]).toMatch(/^\d[\d,.]*×$/);
@@ -33,7 +37,7 @@ describe("the at-a-glance model", () => {
 
   it("links every column to the table with its detail", () => {
     const details = new Set(atAGlance(sampleResult()).columns.map((column) => column.detail));
-    expect(details).toEqual(new Set(["compliance", "table-overhead", "table-cache", "table-throughput", "table-quality"]));
+    expect(details).toEqual(new Set(["compliance", "table-profile", "table-overhead", "table-cache", "table-throughput", "table-quality"]));
   });
 
   it("leaves host and store figures out of the engine rows: the rows are the same without them", () => {

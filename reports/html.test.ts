@@ -75,4 +75,14 @@ describe("html reporter (markup)", () => {
     expect(harness).toContain('id="table-host-share"');
     expect(harness).toContain('id="table-harness-goals"');
   });
+
+  it("says under a chart of a noisy run that its points can jump, and nothing under a quiet one", () => {
+    expect(html).not.toContain("Measured on a noisy machine");
+    const result = sampleResult();
+    const throughput = result.benchmarks.find((suite) => suite.suite === "throughput")!;
+    throughput.noise = { calibrationSpread: 0.31, limit: 0.05, samples: 40, noisy: true };
+    const rendered = htmlReporter.render(result);
+    const figure = rendered.slice(rendered.indexOf('<svg class="chart" data-chart="throughput"'), rendered.indexOf("</figure>", rendered.indexOf('data-chart="throughput"')));
+    expect(figure).toContain('<p class="note warning">Measured on a noisy machine: identical calibration work varied by 31.0 % (limit 5.0 %), so points can jump');
+  });
 });

@@ -7,9 +7,9 @@ import { atAGlance, NOT_MEASURED } from "./at-a-glance.ts";
 import { collapseMatrix, complianceMatrix, MATRIX_LEGEND, noteworthyChecks, type MatrixRow } from "./matrix.ts";
 import { findBenchSuite } from "../harness/bench/registry.ts";
 import type { Chart } from "../harness/bench/suite.ts";
-import { NUMBER_FORMATS } from "../harness/util/format.ts";
+import { NUMBER_FORMATS, percent } from "../harness/util/format.ts";
 import type { Reporter } from "./reporter.ts";
-import type { Certification, CheckResult, ResultJson } from "../harness/result/index.ts";
+import { RERUN_ADVICE, type Certification, type CheckResult, type ResultJson, type RunNoise } from "../harness/result/index.ts";
 import { barChart, lineChart, PALETTE } from "./svg-charts.ts";
 import { benchmarkTables, HARNESS_NOTE, harnessTables, runInfoPairs, type Table } from "./tables.ts";
 
@@ -122,8 +122,14 @@ function tableHtml(bench: Table): string {
   return `<h3 id="table-${e(bench.id)}">${e(bench.title)}</h3><table class="bench" aria-labelledby="table-${e(bench.id)}">${head}${rows.join("")}</table>${notes.length ? `<ul>${notes.join("")}</ul>` : ""}`;
 }
 
-function figure(caption: string, svg: string): string {
-  return `<figure><figcaption>${e(caption)}</figcaption>${svg}</figure>`;
+function figure(caption: string, svg: string, note: string | null = null): string {
+  return `<figure><figcaption>${e(caption)}</figcaption>${svg}${note === null ? "" : `<p class="note warning">${e(note)}</p>`}</figure>`;
+}
+
+/** Under a chart of timed figures from a noisy run: why its points may jump. */
+function noiseCaption(noise: RunNoise | null): string | null {
+  if (noise === null || !noise.noisy) return null;
+  return `Measured on a noisy machine: identical calibration work varied by ${percent(noise.calibrationSpread)} (limit ${percent(noise.limit)}), so points can jump for reasons that are not the engines'; ${RERUN_ADVICE}.`;
 }
 
 /** Baselines (no engine, inheriting, select-null) in greys; each engine keeps one colour in every chart. */
@@ -143,7 +149,7 @@ function engineColors(result: ResultJson): (engine: string | null, baselineIndex
 /** Every suite's charts, drawn from the data its suite gives; each engine keeps one colour in every chart. */
 function charts(result: ResultJson): string[] {
   const colorOf = engineColors(result);
-  return result.benchmarks.flatMap((suite) => (findBenchSuite(suite.suite)?.charts(suite) ?? []).map((chart) => figure(chart.caption, drawChart(chart, colorOf))));
+  return result.benchmarks.flatMap((suite) => (findBenchSuite(suite.suite)?.charts(suite) ?? []).map((chart) => figure(chart.caption, drawChart(chart, colorOf), noiseCaption(suite.noise))));
 }
 
 function drawChart(chart: Chart, colorOf: ReturnType<typeof engineColors>): string {

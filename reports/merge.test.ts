@@ -31,7 +31,7 @@ describe("mergeResults", () => {
     const bench = sampleResult({ withCertifications: false });
     const merged = mergeResults(full, bench);
     expect(merged.certifications).toHaveLength(3);
-    expect(merged.benchmarks.map((suite) => suite.suite)).toEqual(["overhead", "cache", "throughput", "quality", "store"]);
+    expect(merged.benchmarks.map((suite) => suite.suite)).toEqual(["overhead", "cache", "throughput", "quality", "store", "profile"]);
   });
 
   it("unions per-engine suites of different engines", () => {

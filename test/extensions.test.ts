@@ -59,6 +59,10 @@ describe("a bench suite is one file and one registry line", () => {
     };
     for (const [format, pattern] of Object.entries(shows)) expect(reporters[format as keyof typeof reporters].render(result), format).toMatch(pattern);
     expect(reporters.html.render(result)).toContain('data-chart="echo"');
+    // Its at-a-glance column, linked to its table in HTML.
+    expect(reporters.terminal.render(result)).toMatch(/At a glance[\s\S]*Echo[\s\S]*│ truncate\s+│ \d+\.\d %/);
+    expect(reporters.markdown.render(result)).toMatch(/## At a glance\n\n\| Engine \| \[Echo kept\]\(#table-echo\) \|/);
+    expect(reporters.html.render(result)).toMatch(/<th scope="col"><a href="#table-echo">Echo kept<\/a><\/th>/);
     expect(Object.keys(figuresOf(result.benchmarks[0]!))).toEqual(["echo/truncate/tokens-out"]);
   });
 

@@ -6,11 +6,13 @@
 import type { BenchSuite, SuiteResultBase } from "./suite.ts";
 import { cacheSuite } from "./suites/cache.suite.ts";
 import { overheadSuite } from "./suites/overhead.suite.ts";
+import { profileSuite } from "./suites/profile.suite.ts";
 import { qualitySuite } from "./suites/quality.suite.ts";
 import { storeSuite } from "./suites/store.suite.ts";
 import { throughputSuite } from "./suites/throughput.suite.ts";
 
-export const BENCH_SUITES = [overheadSuite, cacheSuite, throughputSuite, qualitySuite, storeSuite] as const;
+// What an engine is, what it keeps, what it costs: the order of the at-a-glance columns and of the tables.
+export const BENCH_SUITES = [profileSuite, qualitySuite, cacheSuite, overheadSuite, throughputSuite, storeSuite] as const;
 
 /** The result of any registered suite. */
 export type BenchSuiteResult = Parameters<(typeof BENCH_SUITES)[number]["tables"]>[0];

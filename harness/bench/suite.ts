@@ -73,6 +73,21 @@ export interface Table {
   harness?: true;
 }
 
+/**
+ * One column of the report's at-a-glance table: a figure per engine, as text with its unit, and
+ * the table (by id) with its detail. Only engines' figures: the harness's never appear there.
+ */
+export interface GlanceColumn {
+  id: string;
+  header: string;
+  /** The id of this suite's table with the detail (the HTML report links each cell to it). */
+  table: string;
+  /** What the column measures, when its header cannot say it all (a note under the table). */
+  note?: string;
+  /** `noisy`: why the figure cannot be trusted (shown flagged, never as a plain figure); null when it can. */
+  cells: { engine: string; text: string; noisy: string | null }[];
+}
+
 /** A line per engine (the report gives each engine one colour in every chart). */
 export interface LineChart {
   kind: "line";
@@ -113,6 +128,8 @@ export interface BenchSuite<R extends SuiteResultBase = SuiteResultBase> {
   /** Its tables (the goals table is common to every suite and drawn by the reports). */
   tables(result: R): Table[];
   charts(result: R): Chart[];
+  /** Its columns of the at-a-glance table, in order (absent: it has none, like the store's harness figures). */
+  glance?(result: R): GlanceColumn[];
   /** The figures a baseline remembers and a later run is gated on, keyed `<suite>/…`. */
   figures(result: R): Record<string, BaselineFigure>;
   /** False for a suite that drives no engine (the store): it runs once, in a player without one. Default true. */

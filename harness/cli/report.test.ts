@@ -52,7 +52,7 @@ describe("ctxbench report", () => {
     expect(await runCli(["report", "certify.json", "bench.json", "--format", "json"], io)).toBe(0);
     const merged = parseResult(io.out());
     expect(merged.certifications).toHaveLength(3);
-    expect(merged.benchmarks).toHaveLength(5);
+    expect(merged.benchmarks).toHaveLength(6);
     const outIo = memoryIo(dir);
     expect(await runCli(["report", "certify.json", "--format", "junit", "--out", "out/junit.xml"], outIo)).toBe(0);
     expect(outIo.out()).toBe("wrote out/junit.xml (junit)\n");

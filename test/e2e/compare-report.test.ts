@@ -19,7 +19,7 @@ const glanceOf = (text: string, start: string, end: string) => text.slice(text.i
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), "ctxbench-compare-report-"));
-  const args = ["compare", "--plugins", "test/fixtures/plugins/recall", ...ENGINES.flatMap((engine) => ["--engine", engine]), "--no-certify", "--suite", "quality", "--suite", "throughput", "--quick", "--quiet", "--out", out];
+  const args = ["compare", "--plugins", "test/fixtures/plugins/recall", ...ENGINES.flatMap((engine) => ["--engine", engine]), "--no-certify", "--suite", "profile", "--suite", "quality", "--suite", "throughput", "--quick", "--quiet", "--out", out];
   run = await ctxbench(args, { timeoutMs: 300_000 });
   result = parseResult(report("result.json"));
 }, 320_000);
@@ -40,6 +40,10 @@ describe("a comparison of the bundled engines and a plugin with its own search t
     expect(glance).toMatch(/│ archivist\s+│[^\n]*│ 100\.0 %\s+│/);
     expect(glance).toContain("(archivist_dig)");
     expect(glance).toMatch(/│ \d[\d,.]*×/);
+    // What each engine implements, read off the engines themselves.
+    expect(glance).toMatch(/│ lcm\s+│ compress\(\) \+\s+│/);
+    expect(glance).toMatch(/│ archivist\s+│ compress\(\) \+\s+│/);
+    expect(glance).toMatch(/^│\s+│ tools:\s+│[^\n]*\n│\s+│ archivist_dig\s+│/m);
   });
 
   it("has them in the Markdown report", () => {
@@ -47,6 +51,7 @@ describe("a comparison of the bundled engines and a plugin with its own search t
     for (const engine of ENGINES) expect(glance).toContain(`| **${engine}** |`);
     expect(glance).toMatch(/\| \*\*archivist\*\* \|[^\n]*\| 100\.0 % \(archivist\\_dig\) \|/);
     expect(glance).toMatch(/\| \d[\d,.]*× \|/);
+    expect(glance).toMatch(/\| \*\*lcm\*\* \| compress\(\) \+ select\\_context, on\\_turn\\_complete, tools: lcm\\_grep, lcm\\_describe, lcm\\_expand, focus\\_topic \|/);
   });
 
   it("has them in the HTML report, every cell a link to its table", () => {

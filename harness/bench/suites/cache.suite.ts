@@ -1,7 +1,7 @@
 /** The cache suite: how much of each prompt the simulated provider reads from its prefix cache. */
 import { array, integer, number, object, string, type Infer } from "../../util/schema.ts";
 import { percent, sig } from "../../util/format.ts";
-import { defineSuite, joinPerEngine, suiteShape, warningNotes } from "../suite.ts";
+import { defineSuite, joinPerEngine, suiteShape, warningNotes, type GlanceColumn } from "../suite.ts";
 import { runCacheBench } from "./cache.ts";
 import { CACHE_RETRIES_SCENARIO } from "./cache-scenarios.ts";
 
@@ -46,6 +46,16 @@ export const cacheSuite = defineSuite({
       ]),
       notes: ["Ceiling: the same scenarios with no selection and no compaction.", ...warningNotes(suite)],
     },
+  ],
+  glance: (suite): GlanceColumn[] => [
+    {
+      id: "cache-hit",
+      header: "Cache-hit ratio (ceiling)",
+      table: "cache",
+      note: "Cache-hit ratio: cached ÷ prompt tokens over the cache scenarios; the ceiling is the same scenarios with no selection and no compaction.",
+      cells: suite.engines.map((e) => ({ engine: e.engine, text: `${percent(e.hitRatio)} (${percent(e.ceilingHitRatio)})`, noisy: null })),
+    },
+    { id: "prefix-breaks", header: "Prefix breaks", table: "cache", cells: suite.engines.map((e) => ({ engine: e.engine, text: `${sig(e.prefixBreaksPer100Turns)} / 100 turns`, noisy: null })) },
   ],
   charts: (suite) =>
     suite.engines.length === 0

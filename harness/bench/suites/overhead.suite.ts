@@ -1,7 +1,7 @@
 /** The overhead suite: what the host and each engine add to assembling one request. */
 import { integer, nullable, number, object, oneOf, string, boolean, array, type Infer } from "../../util/schema.ts";
 import { addedNanoseconds, nanoseconds, times, withInterval, withThousands } from "../../util/format.ts";
-import { defineSuite, estimateSchema, flagged, noiseNote, suiteShape, unreliableNotes, warningNotes } from "../suite.ts";
+import { defineSuite, estimateSchema, flagged, noiseNote, suiteShape, unreliableNotes, warningNotes, type GlanceColumn } from "../suite.ts";
 import type { BaselineFigure } from "../baseline.ts";
 import { relativeHalfWidth } from "../stats.ts";
 import { runOverheadBench } from "./overhead.ts";
@@ -93,6 +93,24 @@ export const overheadSuite = defineSuite({
       ],
     },
   ],
+  glance: (suite): GlanceColumn[] => {
+    const assembly = suite.variants.filter((variant) => variant.stage === "assembly");
+    const base = assembly.find((variant) => variant.variant === "no-engine");
+    const cells = assembly.flatMap((variant) => {
+      if (variant.engine === null || !variant.variant.startsWith("engine:") || variant.ratioToNoEngine === null) return [];
+      const absolute = base !== undefined && base.medianNs.value < ABSOLUTE_BELOW_NS && variant.addedNs !== null;
+      return [{ engine: variant.variant.slice("engine:".length), text: absolute ? addedNanoseconds(variant.addedNs!) : withInterval(variant.ratioToNoEngine, "×"), noisy: variant.unreliable }];
+    });
+    return [
+      {
+        id: "overhead",
+        header: `Assembly ÷ no engine (${withThousands(suite.messagesPerRequest)} msgs)`,
+        table: "overhead",
+        note: "Assembly: the host building one request with the engine ÷ with no engine, interleaved in one process (95 % CI).",
+        cells,
+      },
+    ];
+  },
   charts: (suite) => {
     if (suite.variants.length === 0) return [];
     // Whole-assembly ratios compare engines; the selection stage alone spans a thousandfold and would flatten them.

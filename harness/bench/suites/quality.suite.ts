@@ -1,7 +1,7 @@
 /** The quality suite: planted canaries after compaction, in the active context and through the engine's tools. */
 import { array, integer, nullable, number, object, oneOf, string, type Infer } from "../../util/schema.ts";
 import { percent } from "../../util/format.ts";
-import { defineSuite, joinPerEngine, suiteShape, warningNotes } from "../suite.ts";
+import { defineSuite, joinPerEngine, suiteShape, warningNotes, type GlanceColumn } from "../suite.ts";
 import { runQualityBench } from "./quality.ts";
 
 const share = () => number({ minimum: 0, maximum: 1 });
@@ -63,6 +63,20 @@ export const qualitySuite = defineSuite({
     },
   ],
   charts: () => [],
+  glance: (suite): GlanceColumn[] => [
+    { id: "recall-active", header: "Recall in context", table: "quality", cells: suite.engines.map((e) => ({ engine: e.engine, text: percent(e.recallActive), noisy: null })) },
+    {
+      id: "recall-tools",
+      header: "Recall via tools",
+      table: "quality",
+      cells: suite.engines.map((e) => ({
+        engine: e.engine,
+        text: e.recallViaTools === null && e.recallViaToolsNotMeasured !== null && e.recallViaToolsNotMeasured !== "no tools" ? `not measured: ${e.recallViaToolsNotMeasured}` : recallViaToolsText(e),
+        noisy: null,
+      })),
+    },
+    { id: "tokens-removed", header: "Tokens removed", table: "quality", cells: suite.engines.map((e) => ({ engine: e.engine, text: percent(e.tokensRemovedRatio), noisy: null })) },
+  ],
   figures: (suite) => Object.fromEntries(suite.engines.map((e) => [`quality/${e.engine}/recall-active`, { value: e.recallActive, relativeUncertainty: 0, higherIsBetter: true }])),
   join: (a, b) => joinPerEngine(a, b),
   consistency: (suite, path) => {

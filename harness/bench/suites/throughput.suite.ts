@@ -2,7 +2,7 @@
 import { array, integer, nullable, number, object, string, type Infer } from "../../util/schema.ts";
 import { bytes, sig, times, withInterval, withThousands } from "../../util/format.ts";
 import { relativeHalfWidth } from "../stats.ts";
-import { defineSuite, estimateSchema, flagged, joinPerEngine, noiseNote, suiteShape, unreliableNotes, warningNotes, type Table } from "../suite.ts";
+import { defineSuite, estimateSchema, flagged, joinPerEngine, noiseNote, suiteShape, unreliableNotes, warningNotes, type GlanceColumn, type Table } from "../suite.ts";
 import { runThroughputSuite } from "./throughput.ts";
 
 const ratio = () => number({ minimum: 0 });
@@ -55,6 +55,29 @@ function hostShareTable(suite: ThroughputSuite): Table[] {
   ];
 }
 
+/** The transcript size the at-a-glance columns quote; a transcript within 1 % of it counts as it. */
+const GLANCE_MESSAGES = 10_000;
+
+function glanceColumns(suite: ThroughputSuite): GlanceColumn[] {
+  const pass: GlanceColumn["cells"] = [];
+  const compression: GlanceColumn["cells"] = [];
+  const exponent: GlanceColumn["cells"] = [];
+  for (const engine of suite.engines) {
+    const point = [...engine.points].sort((a, b) => Math.abs(a.messages - GLANCE_MESSAGES) - Math.abs(b.messages - GLANCE_MESSAGES))[0];
+    if (point !== undefined) {
+      const at = Math.abs(point.messages - GLANCE_MESSAGES) <= GLANCE_MESSAGES / 100 ? "" : ` at ${withThousands(point.messages)} msgs`;
+      pass.push({ engine: engine.engine, text: `${withInterval(point.medianMs, "ms")}${at}`, noisy: point.unreliable });
+      compression.push({ engine: engine.engine, text: `${times(point.compressionRatio)}${at}`, noisy: null });
+    }
+    exponent.push({ engine: engine.engine, text: engine.fittedExponent === null ? "too few sizes" : withInterval(engine.fittedExponent, ""), noisy: null });
+  }
+  return [
+    { id: "throughput", header: "compress() at 10k msgs", table: "throughput", cells: pass },
+    { id: "compression", header: "Compression at 10k", table: "throughput", note: "Compression: tokens in ÷ tokens out of one compress() pass.", cells: compression },
+    { id: "scaling", header: "Scaling exponent", table: "throughput", note: "Scaling exponent: k of compress() time ∝ messages^k, fitted over every size measured (1 = linear, 95 % CI).", cells: exponent },
+  ];
+}
+
 export const throughputSuite = defineSuite({
   name: "throughput",
   description: "compress() time per engine at growing transcript sizes, the fitted scaling exponent, the host's share and heap growth",
@@ -90,6 +113,7 @@ export const throughputSuite = defineSuite({
     },
     ...hostShareTable(suite),
   ],
+  glance: glanceColumns,
   charts: (suite) =>
     suite.engines.length === 0
       ? []
