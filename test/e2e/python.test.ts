@@ -16,6 +16,9 @@ interface CertifyJson {
   checks: Array<{ id: string; outcome: string; message: string }>;
 }
 
+// certify --format json prints the one result document: its only certification is the engine's.
+const certificationOf = (stdout: string): CertifyJson => (JSON.parse(stdout) as { certifications: CertifyJson[] }).certifications[0]!;
+
 const oneLine = (stderr: string) => stderr.trim().split("\n");
 
 describe("Python plugins through the CLI (the Hermes bridge, python3 with the standard library)", () => {
@@ -23,7 +26,7 @@ describe("Python plugins through the CLI (the Hermes bridge, python3 with the st
     const before = readdirSync(join(PYTHON_PLUGINS, "recall")).sort();
     const result = await ctxbench(["certify", "--plugins", PYTHON_PLUGINS, "--engine", "recall", "--format", "json"]);
     expect(result.code, result.stderr).toBe(0);
-    const report = JSON.parse(result.stdout) as CertifyJson;
+    const report = certificationOf(result.stdout);
     expect(report.verdict).toBe("certified");
     expect(report.checks.filter((check) => !["pass", "skipped"].includes(check.outcome))).toEqual([]);
     expect(readdirSync(join(PYTHON_PLUGINS, "recall")).sort(), "no __pycache__ or database left in the plugin").toEqual(before);
@@ -41,7 +44,7 @@ describe("Python plugins through the CLI (the Hermes bridge, python3 with the st
     const result = await ctxbench(["certify", "--hermes-agent", HERMES_AGENT, "--engine", "compressor", "--checks", "ABC", "REG", "CMP-1", "--format", "json"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`"compressor" is also a bundled engine; testing the one in ${HERMES_AGENT} (the bundled one is bundled:compressor)`);
-    expect((JSON.parse(result.stdout) as CertifyJson).verdict).toBe("certified");
+    expect(certificationOf(result.stdout).verdict).toBe("certified");
   });
 
   it("compare puts a Python engine beside a bundled one in the cache, throughput and quality tables", async () => {
@@ -68,14 +71,14 @@ describe("misbehaving Python engines end certify with named outcomes or a one-li
   it("prints on stdout (print, os.write on fd 1, a forged protocol line): the channel and the report are untouched", async () => {
     const result = await certify("prints");
     expect(result.code, result.stderr).toBe(0);
-    const report = JSON.parse(result.stdout) as CertifyJson;
+    const report = certificationOf(result.stdout);
     expect(report.checks.map((check) => `${check.id}: ${check.outcome}`)).toEqual(["ABC-2/usage-echo: pass", "CMP-1/message-shape: pass"]);
   });
 
   it("hangs in compress: the runs reading it time out, the others pass, exit 1", async () => {
     const result = await certify("hangs");
     expect(result.code, result.stderr).toBe(1);
-    const outcomes = Object.fromEntries((JSON.parse(result.stdout) as CertifyJson).checks.map((check) => [check.id, check.outcome]));
+    const outcomes = Object.fromEntries(certificationOf(result.stdout).checks.map((check) => [check.id, check.outcome]));
     expect(outcomes).toEqual({ "ABC-2/usage-echo": "pass", "CMP-1/message-shape": "timeout" });
     // CMP-1 judges every source that calls compress, each of which now waits out its 4 s bound.
   }, 150_000);
@@ -83,7 +86,7 @@ describe("misbehaving Python engines end certify with named outcomes or a one-li
   it("exits the interpreter in a hook: the check reading it fails naming the exit", async () => {
     const result = await certify("exits-in-hook");
     expect(result.code, result.stderr).toBe(1);
-    const shape = (JSON.parse(result.stdout) as CertifyJson).checks.find((check) => check.id === "CMP-1/message-shape")!;
+    const shape = certificationOf(result.stdout).checks.find((check) => check.id === "CMP-1/message-shape")!;
     expect(shape.outcome).toBe("fail");
     expect(shape.message).toContain("the engine's process exited with code 5");
   });
