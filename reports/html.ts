@@ -38,9 +38,10 @@ caption { text-align: left; font-weight: 600; padding: 4px 0; }
 table.glance td a { color: inherit; text-decoration: none; } table.glance td a:hover, table.glance td a:focus { text-decoration: underline; }
 table.glance th a { color: #0550ae; } table.glance td.noisy { background: #fff8c5; } table.glance td.bad { color: #a40e26; font-weight: 600; }
 td.missing { color: #57606a; }
+.scroll { overflow-x: auto; } table.glance { font-size: .82rem; }
 .harness { border-left: 4px solid #d0d7de; padding-left: 12px; }
 details > summary { cursor: pointer; color: #0550ae; }
-@media print { body { max-width: none; padding: 0; font-size: 10pt; } pre { max-height: none; } section, figure, table { break-inside: avoid; } a { color: inherit; text-decoration: none; } }
+@media print { body { max-width: none; padding: 0; font-size: 10pt; } .scroll { overflow: visible; } pre { max-height: none; } section, figure, table { break-inside: avoid; } a { color: inherit; text-decoration: none; } }
 pre { background: #f6f8fa; padding: 10px; overflow: auto; max-height: 320px; white-space: pre-wrap; overflow-wrap: anywhere; font-size: .8rem; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 `;
@@ -102,7 +103,7 @@ function glanceTable(result: ResultJson): string | null {
     return `<tr><th scope="row">${e(engine)}</th>${cells.join("")}</tr>`;
   });
   const notes = glance.notes.map((note) => `<li class="${note.startsWith("(noisy)") ? "warning" : "note"}">${e(note)}</li>`);
-  return `<table class="glance"><caption>One row per engine; each figure links to its table</caption>${head}${rows.join("")}</table>${notes.length ? `<ul>${notes.join("")}</ul>` : ""}`;
+  return `<div class="scroll"><table class="glance"><caption>One row per engine; each figure links to its table</caption>${head}${rows.join("")}</table></div>${notes.length ? `<ul>${notes.join("")}</ul>` : ""}`;
 }
 
 function checkDetail(engine: string, check: CheckResult): string {

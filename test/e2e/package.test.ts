@@ -119,7 +119,7 @@ for (const scope of SCOPES) {
         const certified = await Promise.all(names.slice(i, i + 3).map((name) => inProject(scope)("npx", ["--no", "ctxbench", "certify", "--plugins", "plugins", "--engine", name, "--checks", "REG-5", "ABC-1", "ABC-2", "--format", "json"])));
         for (const outcome of certified) {
           ok(outcome);
-          expect((JSON.parse(outcome.stdout) as { verdict: string }).verdict).toBe("certified");
+          expect((JSON.parse(outcome.stdout) as { certifications: Array<{ verdict: string }> }).certifications[0]!.verdict).toBe("certified");
         }
       }
     }, TIMEOUT);
@@ -129,7 +129,7 @@ for (const scope of SCOPES) {
       await cp(join(REPO, "test/fixtures/plugins/python/recall"), join(projects[scope]!, "python-plugins/recall"), { recursive: true });
       const certified = await inProject(scope)("npx", ["--no", "ctxbench", "certify", "--plugins", "python-plugins", "--engine", "recall", "--checks", "REG-5", "ABC", "--format", "json"]);
       ok(certified);
-      expect((JSON.parse(certified.stdout) as { verdict: string }).verdict).toBe("certified");
+      expect((JSON.parse(certified.stdout) as { certifications: Array<{ verdict: string }> }).certifications[0]!.verdict).toBe("certified");
     }, TIMEOUT);
 
     it("npx tsc --noEmit is clean: strict, NodeNext, skipLibCheck false, over the scaffold and every entry extension", async () => {
