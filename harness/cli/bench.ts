@@ -7,7 +7,7 @@ import { benchStage } from "../pipeline/bench.ts";
 import { defaultBounds } from "../pipeline/bounds.ts";
 import { engineNames } from "../pipeline/compare.ts";
 import { outputSummary } from "../pipeline/assemble.ts";
-import { shellLine } from "../pipeline/plan.ts";
+import { runShapingFlags, shellLine } from "../pipeline/plan.ts";
 import { selectEngine } from "../plugins/select.ts";
 import type { EngineSpec } from "../plugins/spec.ts";
 import { publishResult } from "../../reports/index.ts";
@@ -77,7 +77,7 @@ async function bench(io: CliIo, args: BenchArgs): Promise<void> {
   for (const notice of run.engines.flatMap((engine) => engine.notices)) io.stderr(`note: ${notice}\n`);
   const printed = outputSummary(run.output);
   if (printed !== null) io.stderr(`note: ${printed}\n`);
-  const words = ["ctxbench", "bench", ...suites.flatMap((s) => ["--suite", s]), ...names.flatMap((name) => ["--engine", name]), ...pluginDirs.flatMap((dir) => ["--plugins", dir]), ...(runtime.python !== undefined ? ["--python", runtime.python] : []), ...(runtime.hermesAgent !== undefined ? ["--hermes-agent", runtime.hermesAgent] : []), "--seed", String(seed), ...(args.quick ? ["--quick"] : [])];
+  const words = ["ctxbench", "bench", ...suites.flatMap((s) => ["--suite", s]), ...names.flatMap((name) => ["--engine", name]), ...pluginDirs.flatMap((dir) => ["--plugins", dir]), ...(runtime.python !== undefined ? ["--python", runtime.python] : []), ...(runtime.hermesAgent !== undefined ? ["--hermes-agent", runtime.hermesAgent] : []), "--seed", String(seed), ...(args.quick ? ["--quick"] : []), ...(args.baseline !== undefined ? ["--baseline", args.baseline] : []), ...runShapingFlags({ bounds: { maxTimeMs: maxTimeOf(args["max-time"]) }, isolate: args.isolate })];
   const result: ResultJson = {
     schemaVersion: RESULT_SCHEMA_VERSION,
     runInfo: collectRunInfo({ seed, command: shellLine(words), engines: run.engines.map((engine) => ({ name: engine.name, version: engine.version ?? "unversioned" })), isolation: args.isolate ? "players" : "in-process" }),

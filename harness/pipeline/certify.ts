@@ -5,7 +5,7 @@ import { updatedExpectations, writeExpectations } from "../conformance/expectati
 import { pluginRoots } from "../plugins/discover.ts";
 import { collectRunInfo, RESULT_SCHEMA_VERSION, type ResultJson } from "../result/index.ts";
 import { assembleCertification, outputSummary, type AssembledCertification } from "./assemble.ts";
-import { planCertification, shellLine, type CertificationPlan, type CertifyRequest } from "./plan.ts";
+import { planCertification, runShapingFlags, shellLine, type CertificationPlan, type CertifyRequest } from "./plan.ts";
 import { playerEnv } from "./env.ts";
 import { runStage, type RunStageResult } from "./run.ts";
 import { changedPaths, snapshotTrees, type WatchedRoot } from "./tree-watch.ts";
@@ -86,6 +86,7 @@ export function certifyCommandLine(plan: CertificationPlan): string {
   else words.push("--seeds", plan.seeds.join(","));
   if (plan.checkSelectors.length > 0) words.push("--checks", ...plan.checkSelectors);
   if (plan.shard !== null) words.push("--shard", `${plan.shard.index}/${plan.shard.count}`);
+  words.push(...runShapingFlags({ bounds: plan.bounds, isolate: plan.isolate, expectationsPath: plan.expectations.path }));
   return shellLine(words);
 }
 

@@ -7,7 +7,7 @@ import { benchStage } from "./bench.ts";
 import { defaultBounds, type Bounds } from "./bounds.ts";
 import { executeCertification } from "./certify.ts";
 import { outputSummary } from "./assemble.ts";
-import { assertBounds, planCertification, shellLine, type CertificationPlan } from "./plan.ts";
+import { assertBounds, planCertification, runShapingFlags, shellLine, type CertificationPlan } from "./plan.ts";
 
 export interface CompareRequest {
   cwd: string;
@@ -134,7 +134,7 @@ function runtimeOf(request: Pick<CompareRequest, "python" | "hermesAgent">): { p
 }
 
 /** Every flag that selected engines, plugins, suites and inputs, so pasting it reproduces the run. */
-export function compareCommandLine(names: readonly string[], pluginDirs: readonly string[], request: Pick<CompareRequest, "suites" | "certify" | "checks" | "seed" | "quick" | "python" | "hermesAgent">): string {
+export function compareCommandLine(names: readonly string[], pluginDirs: readonly string[], request: Pick<CompareRequest, "suites" | "certify" | "checks" | "seed" | "quick" | "python" | "hermesAgent" | "bounds" | "isolate">): string {
   const words = ["ctxbench", "compare", ...names.flatMap((name) => ["--engine", name]), ...pluginDirs.flatMap((dir) => ["--plugins", dir])];
   if (request.python !== undefined) words.push("--python", request.python);
   if (request.hermesAgent !== undefined) words.push("--hermes-agent", request.hermesAgent);
@@ -144,5 +144,6 @@ export function compareCommandLine(names: readonly string[], pluginDirs: readonl
   else if (request.checks !== undefined && request.checks.length > 0) words.push("--checks", ...request.checks);
   words.push("--seed", String(request.seed ?? 1));
   if (request.quick) words.push("--quick");
+  words.push(...runShapingFlags({ ...(request.bounds !== undefined ? { bounds: request.bounds } : {}), ...(request.isolate !== undefined ? { isolate: request.isolate } : {}) }));
   return shellLine(words);
 }

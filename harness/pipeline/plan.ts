@@ -8,7 +8,8 @@ import { DEFAULT_SEEDS, planSources, type SourceRef } from "../conformance/sourc
 import type { Check } from "../conformance/types.ts";
 import { checkSetDigest } from "../conformance/verdict.ts";
 import { selectEngine, type EngineSelection, type SelectEngineOptions } from "../plugins/select.ts";
-import { defaultBounds, type Bounds } from "./bounds.ts";
+import { DEFAULT_MAX_TIME_MS, defaultBounds, type Bounds } from "./bounds.ts";
+import { DEFAULT_RUN_TIMEOUT_MS } from "../conformance/runner.ts";
 
 /** How the user selected the engine: what discovery needs, and the flags that repeat it. */
 export interface EngineRequest {
@@ -167,6 +168,22 @@ export function selectionFlags(request: EngineRequest, selection: string): strin
   if (request.pluginModule !== undefined) flags.push("--plugin-module", request.pluginModule);
   if (request.python !== undefined) flags.push("--python", request.python);
   if (request.hermesAgent !== undefined) flags.push("--hermes-agent", request.hermesAgent);
+  return flags;
+}
+
+/**
+ * The flags beyond the selection that change what a run finds: bounds other than the defaults (a
+ * tighter --timeout turns passes into timeouts), --no-isolate, and an expectations file named on the
+ * command line. Recorded commands carry them so that pasting one reproduces the run.
+ */
+export function runShapingFlags(options: { bounds?: Partial<Pick<Bounds, "timeoutMs" | "maxTimeMs">>; isolate?: boolean; expectationsPath?: string | null }): string[] {
+  const flags: string[] = [];
+  const timeoutMs = options.bounds?.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
+  const maxTimeMs = options.bounds?.maxTimeMs ?? DEFAULT_MAX_TIME_MS;
+  if (timeoutMs !== DEFAULT_RUN_TIMEOUT_MS) flags.push("--timeout", String(timeoutMs));
+  if (maxTimeMs !== DEFAULT_MAX_TIME_MS) flags.push("--max-time", String(maxTimeMs / 1000));
+  if (options.isolate === false) flags.push("--no-isolate");
+  if (options.expectationsPath !== undefined && options.expectationsPath !== null) flags.push("--expectations", options.expectationsPath);
   return flags;
 }
 

@@ -163,7 +163,7 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
       "ABC-5/compression-count": "timeout",
       "CMP-1/message-shape": "timeout",
     });
-    expect(result.runInfo.command).toBe(`ctxbench compare --engine spin-compress --engine truncate --plugins ${HOSTILE} --no-bench --checks ABC-2 ABC-5 CMP-1 --seed 1`);
+    expect(result.runInfo.command).toBe(`ctxbench compare --engine spin-compress --engine truncate --plugins ${HOSTILE} --no-bench --checks ABC-2 ABC-5 CMP-1 --seed 1 --timeout 5000`);
     expect(result.benchmarks).toEqual([]);
   });
 
