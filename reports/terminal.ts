@@ -88,16 +88,53 @@ function wrapCell(text: string, width: number): string {
   return lines.join("\n");
 }
 
+/** The widest a glance table may be (report.txt is a file too, so not the terminal's own width): a wider one splits into panels. */
+const GLANCE_MAX_WIDTH = 100;
+
+/**
+ * Column groups in order, each shown with the engine column, as few as fit `maxWidth` and as even in
+ * width as the columns allow (a column wider than that gets a panel of its own).
+ */
+function panels(widths: readonly number[], maxWidth: number): number[][] {
+  const columns = widths.length - 1;
+  const width = (from: number, to: number) => 1 + (widths[0]! + 3) + widths.slice(from, to).reduce((sum, w) => sum + w + 3, 0);
+  // best[i][k]: the narrowest widest table laying out columns 1..i in k panels, and where its last panel starts.
+  const best: Array<Array<{ widest: number; start: number } | null>> = Array.from({ length: columns + 1 }, () => Array<null>(columns + 1).fill(null));
+  best[0]![0] = { widest: 0, start: 0 };
+  for (let end = 1; end <= columns; end++)
+    for (let count = 1; count <= end; count++)
+      for (let start = count - 1; start < end; start++) {
+        const before = best[start]![count - 1];
+        const own = width(start + 1, end + 1);
+        if (before === null || before === undefined || (own > maxWidth && end - start > 1)) continue;
+        const widest = Math.max(before.widest, own);
+        const current = best[end]![count];
+        if (current === null || current === undefined || widest < current.widest) best[end]![count] = { widest, start };
+      }
+  const count = best[columns]!.findIndex((entry, k) => k > 0 && entry !== null);
+  const groups: number[][] = [];
+  for (let end = columns, k = count; k > 0; k--) {
+    const { start } = best[end]![k]!;
+    groups.unshift(Array.from({ length: end - start }, (_, i) => start + 1 + i));
+    end = start;
+  }
+  return groups;
+}
+
 function glance(result: ResultJson, paint: Paint): string[] {
   const model = atAGlance(result);
   if (model.columns.length === 0 || model.engines.length === 0) return [];
   const rows = model.engines.map((engine) => [terminalText(engine, 24), ...glanceRow(model, engine).map((text) => terminalText(text, 120))]);
   const headers = ["Engine", ...model.columns.map((column) => column.header)];
   const widths = headers.map((header, column) => Math.max(...wrapWords(header).map((word) => word.length), ...rows.map((row) => Math.min(GLANCE_CELL_WIDTH, row[column]!.length)), ...rows.flatMap((row) => wrapWords(row[column]!).map((word) => word.length))));
-  const table = newTable(headers.map((header, column) => wrapCell(header, widths[column]!)), paint);
-  for (const row of rows) table.push(row.map((text, column) => paint(wrapCell(text, widths[column]!), text.endsWith("(noisy)") ? "warn" : text.startsWith("NOT certified") ? "bad" : "plain")));
+  const tables = panels(widths, GLANCE_MAX_WIDTH).map((group) => {
+    const columns = [0, ...group];
+    const table = newTable(columns.map((column) => wrapCell(headers[column]!, widths[column]!)), paint);
+    for (const row of rows) table.push(columns.map((column) => { const text = row[column]!; return paint(wrapCell(text, widths[column]!), text.endsWith("(noisy)") ? "warn" : text.startsWith("NOT certified") ? "bad" : "plain"); }));
+    return table.toString();
+  });
   const notes = model.notes.map((note) => `  ${note.startsWith("(noisy)") ? paint(terminalText(note, 400), "warn") : terminalText(note, 400)}`);
-  return [paint("At a glance", "bold"), table.toString(), ...notes, ""];
+  return [paint("At a glance", "bold"), tables.join("\n"), ...notes, ""];
 }
 
 function dataTable(bench: DataTable, paint: Paint): string[] {
