@@ -23,7 +23,7 @@ describe("ctxbench init", () => {
     }
     expect(read(dir, "plugins/my-engine/plugin.yaml")).toMatch(/^name: my-engine$/m);
     expect(read(dir, "plugins/my-engine/index.ts")).toMatch(/export class MyEngine extends ContextEngine \{\n {2}readonly name = "my-engine";/);
-    expect(read(dir, "plugins/my-engine/index.test.ts")).toContain('describeConformance(() => new MyEngine(), { plugin: "plugins/my-engine" });');
+    expect(read(dir, "plugins/my-engine/index.test.ts")).toContain('describeConformance("plugins/my-engine");');
     expect(read(dir, ".github/workflows/certify.yml")).toContain("npx ctxbench certify --plugins plugins --engine my-engine --out ctxbench-results");
     const manifest = JSON.parse(read(dir, "package.json")) as typeof NPM_INIT & { devDependencies: Record<string, string>; scripts: Record<string, string> };
     expect(manifest.devDependencies).toEqual({

@@ -33,7 +33,7 @@ export type OutsideWrite = { path: string; change: "changed" | "removed" | "adde
  * that did not come back from its own evaluation is `error`.
  */
 export function assembleCertification(plan: CertificationPlan, stage: RunStageResult, outsideWrites: readonly OutsideWrite[]): AssembledCertification {
-  const evaluated = evaluateChecks(plan.checks, stage.outcomes, { seeds: plan.seeds, withScenarios: true });
+  const evaluated = evaluateChecks(plan.checks, stage.outcomes, { seeds: plan.seeds, withScenarios: plan.withScenarios });
   const results = plan.checks.map(
     (check, index) =>
       evaluated[index] ?? { id: check.id, rule: check.rule, level: check.level, title: check.title, outcome: "error" as const, message: "the check was planned but never evaluated", evidence: [], durationMs: 0, sources: [], seeds: plan.seeds, shownBy: [] },

@@ -10,6 +10,7 @@ import { checkSetDigest } from "../conformance/verdict.ts";
 import { selectEngine, type EngineSelection, type SelectEngineOptions } from "../plugins/select.ts";
 import { DEFAULT_MAX_TIME_MS, defaultBounds, type Bounds } from "./bounds.ts";
 import { DEFAULT_RUN_TIMEOUT_MS } from "../conformance/runner.ts";
+import { listScenarios } from "../../scenarios/catalogue/index.ts";
 
 /** How the user selected the engine: what discovery needs, and the flags that repeat it. */
 export interface EngineRequest {
@@ -38,6 +39,11 @@ export interface CertifyRequest extends EngineRequest {
   bounds?: Partial<Bounds>;
   /** Run the players in this process (for a debugger). */
   isolate?: boolean;
+  /**
+   * Whether the checks read their catalogue scenarios (default true, as certify does): false for
+   * probes only, or the names of the scenarios to play (ctxbench/vitest's probe-only mode).
+   */
+  scenarios?: boolean | readonly string[];
   /** Replaces the bundled `engines/` root; for tests of the loader itself. */
   bundledRoot?: string;
 }
@@ -72,6 +78,8 @@ export interface CertificationPlan {
   bounds: Bounds;
   expectations: ExpectationsPlan;
   isolate: boolean;
+  /** Whether the checks read their scenarios (false: probes only). */
+  withScenarios: boolean;
 }
 
 /**
@@ -83,6 +91,9 @@ export async function planCertification(request: CertifyRequest): Promise<Certif
   const seeds = [...(request.seeds ?? DEFAULT_SEEDS)];
   if (seeds.length === 0 || seeds.some((seed) => !Number.isSafeInteger(seed))) throw new UsageError(`seeds must be integers, got ${JSON.stringify(request.seeds)}`);
   const checks = planChecks(request.checks ?? [], request.shard);
+  const scenarios = request.scenarios ?? true;
+  if (Array.isArray(scenarios)) checks.checks = onlyScenarios(checks.checks, scenarios);
+  const withScenarios = scenarios !== false;
   const selection = await selectEngine(selectOptions(request));
   const bounds = defaultBounds(request.bounds);
   assertBounds(bounds);
@@ -93,13 +104,23 @@ export async function planCertification(request: CertifyRequest): Promise<Certif
     checkSelectors: [...(request.checks ?? [])],
     checks: checks.checks,
     seeds,
-    sources: planSources(checks.checks, seeds, true),
+    sources: planSources(checks.checks, seeds, withScenarios),
     shard: checks.shard,
     checkSetDigest: checks.digest,
     bounds,
     expectations: planExpectations(request, selection),
     isolate: request.isolate ?? true,
+    withScenarios,
   };
+}
+
+/** The checks reading only the catalogue scenarios named (each keeps its probes). */
+function onlyScenarios(checks: readonly Check[], names: readonly string[]): Check[] {
+  const known = new Set(listScenarios().map((scenario) => scenario.name));
+  const unknown = names.filter((name) => !known.has(name));
+  if (unknown.length > 0) throw new UsageError(`no catalogue scenario ${unknown.map((name) => `"${name}"`).join(", ")}; see ctxbench scenarios list`);
+  const wanted = new Set(names);
+  return checks.map((check) => ({ ...check, scenarios: check.scenarios.filter((name) => wanted.has(name)) }));
 }
 
 export function selectOptions(request: EngineRequest & { cwd: string; bundledRoot?: string }): SelectEngineOptions {

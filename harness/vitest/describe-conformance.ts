@@ -1,70 +1,61 @@
 import { basename } from "node:path";
 import { beforeAll, describe, it, type TestContext } from "vitest";
-import type { ContextEngine } from "../contract/context-engine.ts";
-import { isContextEngine } from "../contract/context-engine.ts";
-import { isUnexpected } from "../conformance/verdict.ts";
-import { DEFAULT_RUN_TIMEOUT_MS, runChecks, type EngineUnderTest } from "../conformance/runner.ts";
-import type { EvaluatedCheck } from "../conformance/types.ts";
-import { readManifest } from "../plugins/manifest.ts";
+import { certifyEngine } from "../pipeline/certify.ts";
+import { DEFAULT_MAX_TIME_MS, DEFAULT_LOAD_TIMEOUT_MS } from "../pipeline/bounds.ts";
+import type { Certification, CheckResult } from "../result/index.ts";
 import { failureReport } from "./failure-report.ts";
 import { planConformance, type ConformanceOptions, type ConformancePlan } from "./conformance-plan.ts";
 
-export type EngineFactory = () => ContextEngine | Promise<ContextEngine>;
+/** One seed's certification, as the tests of its group read it. */
+interface SeedRun {
+  certification: Certification;
+  checks: Map<string, CheckResult>;
+  notices: string[];
+}
 
 /**
- * Every conformance check as a vitest test, the way `ctxbench certify` judges them: the engine is
- * played through the reference host (probes, and with `scenarios` the catalogue scenarios), each
- * check evaluates what was recorded, and a test fails on an unexpected outcome of a MUST check
- * with the check's message and evidence. The factory is called for every fresh instance a probe
- * or scenario needs; it runs in the test's own process.
+ * Every conformance check as a vitest test, judged exactly as `ctxbench certify --plugins <parent>
+ * --engine <name>` judges it: the same pipeline (plan, players, assemble), so the engine runs in a
+ * player process, never in the test's, and every outcome is certify's. A test fails on an
+ * unexpected outcome of a MUST check with the check's message, evidence and replay command; an
+ * integrity finding (the engine tampered with the harness) fails the group's integrity test.
  */
-export function describeConformance(engineFactory: EngineFactory, options: ConformanceOptions = {}): void {
-  const plan = planConformance(options);
-  const label = plan.selectedName ?? (plan.pluginDirectory === null ? "engine" : basename(plan.pluginDirectory));
-  describe(`ctxbench conformance: ${label}`, () => {
+export function describeConformance(plugin: string | URL, options: ConformanceOptions = {}): void {
+  const plan = planConformance(plugin, options);
+  describe(`ctxbench conformance: ${plan.selectedName}`, () => {
     for (const seed of plan.seeds) {
       describe(`seed ${seed}`, () => {
-        let results = new Map<string, EvaluatedCheck>();
-        let selection = label;
+        let run: SeedRun | null = null;
         beforeAll(async () => {
-          const engine = await engineUnderTest(engineFactory, plan);
-          selection = engine.selectedName;
-          const run = await runChecks(engine, plan.checks, {
-            seed,
-            timeoutMs: plan.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
-            scenarios: plan.withScenarios,
-          });
-          results = new Map(run.map((result) => [result.id, result]));
-        }, hookTimeoutMs(plan));
+          const outcome = await certifyEngine(plan.request(seed));
+          const certification = outcome.result.certifications[0]!;
+          run = { certification, checks: new Map(certification.checks.map((check) => [check.id, check])), notices: outcome.notices };
+        }, hookTimeoutMs());
         for (const check of plan.checks) {
-          it(`${check.id} [${check.level}] ${check.title}`, (context) => judge(context, results.get(check.id), plan, selection, seed));
+          it(`${check.id} [${check.level}] ${check.title}`, (context) => judge(context, run, check.id, plan));
         }
+        it("integrity: the engine left the harness, its channel and files outside its sandbox alone", (context) => {
+          if (run === null) throw new Error("the certification did not finish (see the error of the hook above)");
+          for (const notice of run.notices) void context.annotate(notice, "notice");
+          const findings = run.certification.integrity ?? [];
+          if (findings.length > 0) throw new ConformanceFailure(`not certified: ${findings.map((finding) => `${finding.kind}: ${finding.message}`).join("\n")}`);
+        });
       });
     }
   });
 }
 
-async function engineUnderTest(factory: EngineFactory, plan: ConformancePlan): Promise<EngineUnderTest> {
-  const fresh = async (): Promise<ContextEngine> => {
-    const engine: unknown = await factory();
-    if (!isContextEngine(engine)) throw new Error("describeConformance: the engine factory did not return a ContextEngine");
-    return engine;
-  };
-  const first = await fresh();
-  const manifestName = plan.pluginDirectory === null ? null : (await readManifest(plan.pluginDirectory)).name;
-  const selectedName = plan.selectedName ?? (plan.pluginDirectory === null ? String(first.name) : basename(plan.pluginDirectory));
-  return { name: String(first.name), version: null, selectedName, manifestName, createFresh: fresh };
-}
-
-function judge(context: TestContext, result: EvaluatedCheck | undefined, plan: ConformancePlan, selection: string, seed: number): void {
-  if (result === undefined) throw new Error("the conformance run did not finish (see the error of the hook above)");
-  const expected = plan.expectations.get(result.id);
-  if (!isUnexpected(result.outcome, expected?.expected ?? null)) {
+function judge(context: TestContext, run: SeedRun | null, id: string, plan: ConformancePlan): void {
+  if (run === null) throw new Error("the certification did not finish (see the error of the hook above)");
+  const result = run.checks.get(id);
+  if (result === undefined) throw new Error(`${id} is missing from the certification`);
+  if (!result.unexpected || result.outcome === "pass") {
     if (result.outcome === "skipped") context.skip(result.skipReason ?? result.message);
-    if (expected !== undefined && result.outcome !== "pass") void context.annotate(`expected ${expected.expected}: ${expected.reason}`, "notice");
+    if (result.expected !== null && result.outcome !== "pass") void context.annotate(`expected ${result.expected}: ${result.message}`, "notice");
+    if (result.unexpected) void context.annotate(`passes, but ${basename(plan.pluginDirectory)}'s expectations list ${result.expected}: remove the entry`, "notice");
     return;
   }
-  const report = failureReport(result, selection, plan.pluginDirectory, seed, expected?.expected ?? null);
+  const report = failureReport(result);
   if (result.level === "SHOULD" && plan.should === "warn") {
     void context.annotate(report, "warning");
     return;
@@ -82,8 +73,7 @@ export class ConformanceFailure extends Error {
   }
 }
 
-function hookTimeoutMs(plan: ConformancePlan): number {
-  const perSource = plan.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
-  const sources = new Set(plan.checks.flatMap((check) => [...check.probes.map((p) => `p:${p}`), ...(plan.withScenarios ? check.scenarios.map((s) => `s:${s}`) : [])]));
-  return perSource * Math.max(1, sources.size) + 10_000;
+/** The certification's own bounds (loading, the whole run) and a margin: the hook never cuts it short. */
+function hookTimeoutMs(): number {
+  return DEFAULT_LOAD_TIMEOUT_MS + DEFAULT_MAX_TIME_MS + 10_000;
 }

@@ -1,25 +1,24 @@
-import { abridge } from "../conformance/excerpt.ts";
-import type { EvaluatedCheck, Outcome } from "../conformance/types.ts";
+import type { CheckResult } from "../result/index.ts";
 
 const MAX_EVIDENCE = 5;
 
-/** What a failing test shows: outcome and message, the evidence events (abridged), and how to replay it with the CLI. */
-export function failureReport(result: EvaluatedCheck, selection: string, pluginDirectory: string | null, seed: number, expected: Outcome | null): string {
-  const lines = [`${result.id} [${result.level}] ${result.outcome}${expected === null ? "" : ` (expected ${expected})`}: ${result.message}`];
-  if (result.evidence.length > 0) {
-    lines.push("evidence:");
-    for (const evidence of result.evidence.slice(0, MAX_EVIDENCE)) {
-      lines.push(`  ${evidence.source} #${evidence.seq}: ${evidence.note}`, `    ${JSON.stringify(abridge(evidence.event))}`);
-    }
-    if (result.evidence.length > MAX_EVIDENCE) lines.push(`  … ${result.evidence.length - MAX_EVIDENCE} more`);
-  }
-  if (pluginDirectory !== null) {
-    const plugins = pluginDirectory.replace(/[\\/][^\\/]+[\\/]?$/, "");
-    lines.push(`replay: npx ctxbench certify --plugins ${quote(plugins)} --engine ${quote(selection)} --checks ${result.id} --seed ${seed}`);
-  }
-  return lines.join("\n");
+/** An evidence event as the pipeline reports it (the result JSON keeps them as JSON values). */
+interface ReportedEvidence {
+  source?: unknown;
+  seq?: unknown;
+  note?: unknown;
+  event?: unknown;
 }
 
-function quote(text: string): string {
-  return /^[\w./@:-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+/** What a failing test shows: outcome and message, the evidence events (as the result JSON abridges them), and certify's replay command. */
+export function failureReport(result: CheckResult): string {
+  const lines = [`${result.id} [${result.level}] ${result.outcome}${result.expected === null ? "" : ` (expected ${result.expected})`}: ${result.message}`];
+  const events = result.evidence.events as ReportedEvidence[];
+  if (events.length > 0) {
+    lines.push("evidence:");
+    for (const evidence of events.slice(0, MAX_EVIDENCE)) lines.push(`  ${evidence.source} #${evidence.seq}: ${evidence.note}`, `    ${JSON.stringify(evidence.event)}`);
+    if (events.length > MAX_EVIDENCE) lines.push(`  … ${events.length - MAX_EVIDENCE} more`);
+  }
+  if (result.repro !== undefined) lines.push(`replay: npx ${result.repro.command}`);
+  return lines.join("\n");
 }
