@@ -5,7 +5,7 @@ import { writeRepros } from "../pipeline/repro.ts";
 import { publishResult, reportFormats } from "../../reports/index.ts";
 import { NegativeVerdict } from "../util/errors.ts";
 import { wantsColor, type CliIo } from "./io.ts";
-import { boundOptions, boundsOf, checksOption, engineRequestOf, engineSelection, seedOf, seedOption } from "./options.ts";
+import { boundOptions, boundsOf, checksOption, engineRequestOf, engineSelection, quietOption, seedOf, seedOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
 
 /** A function, so that `--format` offers the reporters registered when the command is built. */
@@ -14,6 +14,7 @@ const certifyOptions = () => ({
   ...seedOption,
   ...boundOptions,
   ...checksOption,
+  ...quietOption,
   expectations: { type: "string", describe: "Expectations file (YAML: check id -> {expected, reason, link}); default <plugin dir>/expectations.yaml if present" },
   "update-expectations": {
     type: "boolean",
@@ -47,7 +48,7 @@ async function certify(io: CliIo, args: CertifyArgs): Promise<void> {
   const seed = seedOf(args.seed);
   const reproDir = args.out !== undefined ? join(resolve(io.cwd, args.out), "repro") : join(io.cwd, "ctxbench-repro");
   const summaryFile = io.env["GITHUB_STEP_SUMMARY"];
-  const progress = createProgress(io);
+  const progress = createProgress(io, { quiet: args.quiet });
   const outcome = await certifyEngine({
     cwd: io.cwd,
     ...engineRequestOf(args),

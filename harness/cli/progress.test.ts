@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { CliIo } from "./io.ts";
 import { createProgress } from "./progress.ts";
+import { runCli } from "./main.ts";
+import { memoryIo } from "./test-io.ts";
 
 function io(isTty: boolean, env: Record<string, string> = {}): CliIo & { err: string[] } {
   const err: string[] = [];
@@ -18,6 +20,14 @@ describe("progress lines", () => {
     for (const [target, options] of [[io(false), {}], [io(true, { CI: "true" }), {}], [io(true), { quiet: true }]] as const) {
       createProgress(target, options).step("anything");
       expect(target.err).toEqual([]);
+    }
+  });
+
+  it("every command that prints them takes --quiet", async () => {
+    for (const command of ["certify", "compare", "bench", "main"]) {
+      const io = memoryIo("/");
+      expect(await runCli([command, "--help"], io)).toBe(0);
+      expect(io.out(), command).toMatch(/--quiet\s+No progress lines/);
     }
   });
 });

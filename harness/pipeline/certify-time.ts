@@ -1,6 +1,7 @@
 import { cpuUsage } from "node:process";
 import { CHECKS } from "../conformance/checks/index.ts";
 import { summarize, type SampleSummary } from "../bench/stats.ts";
+import { PACKAGE_ROOT } from "../util/package-root.ts";
 import { certifyEngine } from "./certify.ts";
 
 /** The goal: a full certification of one engine within 30 s of wall time on a 2-core machine. */
@@ -45,7 +46,7 @@ export interface CertifyTimeOptions {
  * host, REG-5 against the manifest) of each engine through the one pipeline `ctxbench certify` uses.
  */
 export async function runCertifyTimeBench(options: CertifyTimeOptions = {}): Promise<CertifyTimeResult> {
-  const cwd = options.cwd ?? new URL("../..", import.meta.url).pathname;
+  const cwd = options.cwd ?? PACKAGE_ROOT;
   const runs = Math.max(1, options.runs ?? 2);
   const engines: CertifyTimeEngine[] = [];
   for (const name of options.engines ?? ["compressor", "truncate", "lcm"]) {
