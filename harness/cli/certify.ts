@@ -5,13 +5,14 @@ import { writeRepros } from "../pipeline/repro.ts";
 import { publishResult, reportFormats } from "../../reports/index.ts";
 import { NegativeVerdict } from "../util/errors.ts";
 import { wantsColor, type CliIo } from "./io.ts";
-import { boundOptions, boundsOf, checksOption, engineRequestOf, engineSelection, quietOption, seedOf, seedOption } from "./options.ts";
+import { boundOptions, boundsOf, checksOption, engineRequestOf, engineSelection, quietOption, seedOption, seedsOf, seedsOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
 
 /** A function, so that `--format` offers the reporters registered when the command is built. */
 const certifyOptions = () => ({
   ...engineSelection,
   ...seedOption,
+  ...seedsOption,
   ...boundOptions,
   ...checksOption,
   ...quietOption,
@@ -39,13 +40,14 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
         .example("ctxbench certify --engine lcm", "certify a bundled engine")
         .example("ctxbench certify --plugins ./plugins --engine mine --out results", "certify your plugin, writing JUnit, Markdown and repro files")
         .example("ctxbench certify --engine mine --checks CMP-2 --seed 7", "replay one rule's checks with another seed")
+        .example("ctxbench certify --engine mine --seeds 1,2,3,4,5", "play every scenario and probe under five seeds")
         .example("ctxbench certify --engine mine --timeout 2000 --max-time 60", "bound each run to 2 s and the whole certification to a minute"),
     handler: (args) => certify(io, args),
   };
 }
 
 async function certify(io: CliIo, args: CertifyArgs): Promise<void> {
-  const seed = seedOf(args.seed);
+  const seeds = seedsOf(args.seed, args.seeds);
   const reproDir = args.out !== undefined ? join(resolve(io.cwd, args.out), "repro") : join(io.cwd, "ctxbench-repro");
   const summaryFile = io.env["GITHUB_STEP_SUMMARY"];
   const progress = createProgress(io, { quiet: args.quiet });
@@ -54,7 +56,7 @@ async function certify(io: CliIo, args: CertifyArgs): Promise<void> {
     ...engineRequestOf(args),
     ...(args.checks !== undefined ? { checks: args.checks } : {}),
     ...(args.shard !== undefined ? { shard: args.shard } : {}),
-    ...(seed !== undefined ? { seeds: [seed] } : {}),
+    ...(seeds !== undefined ? { seeds } : {}),
     ...(args.expectations !== undefined ? { expectationsPath: args.expectations } : {}),
     updateExpectations: args["update-expectations"],
     bounds: boundsOf(args),

@@ -37,6 +37,11 @@ export const seedOption = {
   seed: { type: "number", describe: "Seed of every scenario, probe and generated transcript (default 1)" },
 } as const satisfies Record<string, Options>;
 
+/** Several seeds in one certification: every scenario and probe is played under each. */
+export const seedsOption = {
+  seeds: { type: "string", describe: "Seeds to play every scenario and probe under, comma-separated (e.g. 1,2,3,4,5), instead of --seed; a failure names the seed that shows it" },
+} as const satisfies Record<string, Options>;
+
 /** `--max-time`, with the default of the command (the main job certifies and benchmarks every engine). */
 export const maxTimeOption = (defaultSeconds: number) =>
   ({ type: "number", default: defaultSeconds, describe: "Limit of the whole run in seconds; what finished is reported, the rest times out" }) as const satisfies Options;
@@ -60,6 +65,18 @@ export const quietOption = {
 export function seedOf(seed: number | undefined): number | undefined {
   if (seed !== undefined && !Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer, got ${seed}`);
   return seed;
+}
+
+/** The seeds of `--seed` or `--seeds` (not both), checked; undefined when neither is given. */
+export function seedsOf(seed: number | undefined, seeds: string | undefined): number[] | undefined {
+  if (seeds === undefined) {
+    const one = seedOf(seed);
+    return one === undefined ? undefined : [one];
+  }
+  if (seed !== undefined) throw new UsageError("give --seed or --seeds, not both");
+  const words = seeds.split(",").map((word) => word.trim());
+  if (words.some((word) => !/^-?\d+$/.test(word) || !Number.isSafeInteger(Number(word)))) throw new UsageError(`--seeds must be comma-separated integers (e.g. 1,2,3), got ${JSON.stringify(seeds)}`);
+  return [...new Set(words.map(Number))];
 }
 
 /** The bounds given on the command line, in the pipeline's units. */

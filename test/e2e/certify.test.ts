@@ -172,10 +172,31 @@ describe("ctxbench certify (as a process)", () => {
     expect(second.code, second.stderr).toBe(0);
   });
 
+  it("a plugin laid out as hermes-lcm (directory and plugin.yaml hermes-lcm, registering lcm) is found as lcm through the general-plugin path and passes REG-5", async () => {
+    const result = await ctxbench(["certify", "--plugins", join(REPO, "test/fixtures/plugins/hermes"), "--engine", "lcm", "--checks", "REG-5", "--format", "json"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain("the bundled engine of that name stays reachable as bundled:lcm");
+    const json = parseResult(result.stdout).certifications[0]!;
+    expect(json.engine).toEqual({ name: "lcm", version: "0.7.0" });
+    expect(json.checks[0]).toMatchObject({ outcome: "pass", message: 'name "lcm" matches its selection through the general-plugin path (directory "hermes-lcm", plugin.yaml "hermes-lcm" may differ there)' });
+  });
+
+  it("--seeds plays every run under each seed: the checks judge them all and the command line says so", async () => {
+    const result = await ctxbench(["certify", "--engine", "truncate", "--checks", "ABC-2", "--seeds", "1,2", "--format", "json"]);
+    expect(result.code, result.stderr).toBe(0);
+    const parsed = parseResult(result.stdout);
+    const json = parsed.certifications[0]!;
+    expect(parsed.runInfo.command).toContain("--seeds 1,2");
+    expect(json.checks.map((check) => check.id)).toEqual(["ABC-2/usage-echo"]);
+    expect(json.checks[0]!.message).toContain("at each of seeds 1, 2");
+  });
+
   it.each([
     [["certify", "--engine", "no-such-engine", "--checks", "ABC-2"], "no-such-engine"],
     [["certify", "--engine", "compressor", "--shard", "3/2"], "--shard"],
     [["certify", "--engine", "compressor", "--shard", "50/50"], "shard 50/50 holds no checks"],
+    [["certify", "--engine", "compressor", "--seeds", "1,x"], "--seeds must be comma-separated integers"],
+    [["certify", "--engine", "compressor", "--seed", "1", "--seeds", "2,3"], "give --seed or --seeds, not both"],
     [["certify", "--engine", "compressor", "--checks", "NOPE-9"], "NOPE-9"],
     [["certify", "--engine", "compressor", "--expectations", "missing.yaml"], "missing.yaml"],
   ])("exits 2 on a usage or configuration error: %j", async (args, mention) => {
