@@ -207,7 +207,11 @@ describe("ctxbench certify (as a process)", () => {
 
   it("shards join with ctxbench merge into the whole certification", async () => {
     const base = ["certify", "--engine", "truncate", "--checks", "ABC", "REG", "TOOL"];
-    const shards = await Promise.all([1, 2].map((index) => ctxbench([...base, "--shard", `${index}/2`, "--out", join(work, `shard-${index}`), "--format", "tap"])));
+    // The two shards of one run, and the second one again under another seed (not the same run).
+    const shards = await Promise.all([
+      ...[1, 2].map((index) => ctxbench([...base, "--shard", `${index}/2`, "--out", join(work, `shard-${index}`), "--format", "tap"])),
+      ctxbench([...base, "--shard", "2/2", "--seed", "3", "--out", join(work, "shard-2-seed-3"), "--format", "tap"]),
+    ]);
     for (const shard of shards) expect(shard.code, shard.stderr).toBe(0);
     const merged = await ctxbench(["merge", join(work, "shard-1", "result.json"), join(work, "shard-2", "result.json"), "--format", "json"]);
     expect(merged.code, merged.stderr).toBe(0);
@@ -216,14 +220,20 @@ describe("ctxbench certify (as a process)", () => {
     expect(result.certifications[0]!.checks.map((check) => check.id).sort()).toEqual(
       ["ABC-1/base-class-and-members", "ABC-2/usage-echo", "ABC-3/odd-usage-accepted", "ABC-4/budget-integers", "ABC-5/compression-count", "ABC-6/should-compress-boolean", "ABC-7/threshold-answer", "REG-5/name-matches-selection", "REG-6/clone-independent", "TOOL-1/tool-schemas", "TOOL-2/json-results"],
     );
-    const missing = await ctxbench(["merge", join(work, "nowhere.json")]);
+    const shard = (name: string) => join(work, name, "result.json");
+    // A missing file; one shard of two (no certification); the same shard twice (no set); shards of two seeds (not one run).
+    const [missing, half, twice, mixed] = await Promise.all([
+      ctxbench(["merge", join(work, "nowhere.json")]),
+      ctxbench(["merge", shard("shard-1")]),
+      ctxbench(["merge", shard("shard-1"), shard("shard-1")]),
+      ctxbench(["merge", shard("shard-1"), shard("shard-2-seed-3")]),
+    ]);
     expect(missing.code).toBe(2);
-    // One shard of two is no certification; the same shard twice is no set.
-    const half = await ctxbench(["merge", join(work, "shard-1", "result.json")]);
     expect(half.code).toBe(2);
     expect(half.stderr).toContain('engine "truncate": shard 2/2 is missing (have 1/2)');
-    const twice = await ctxbench(["merge", join(work, "shard-1", "result.json"), join(work, "shard-1", "result.json")]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain('engine "truncate": shard 1/2 appears twice');
-  });
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain("different seeds");
+  }, 180_000);
 });
