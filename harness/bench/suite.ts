@@ -33,9 +33,14 @@ const suiteBase = {
   durationMs: number({ minimum: 0 }),
 };
 
+/** The properties of a suite's result shape: `suite`, the suite's own, then the common ones. */
+export type SuiteProperties<N extends string, P extends Properties> = { readonly suite: Schema<N> } & P & typeof suiteBase;
+
+// The type is named, not inferred: inferred, the declaration file spells the mapped type out in a
+// form a consumer's tsc (skipLibCheck false) rejects (TS2536).
 /** The result shape of a suite: `suite: name`, its own properties, then warnings, goals, noise and duration. */
-export function suiteShape<const N extends string, const P extends Properties>(name: N, title: string, properties: P) {
-  return named(`${title}Suite`, object({ suite: literal(name), ...properties, ...suiteBase }));
+export function suiteShape<const N extends string, const P extends Properties>(name: N, title: string, properties: P): ObjectSchema<SuiteProperties<N, P>> {
+  return named(`${title}Suite`, object<SuiteProperties<N, P>>({ suite: literal(name), ...properties, ...suiteBase }));
 }
 
 /** What every suite result carries. */
