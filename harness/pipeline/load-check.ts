@@ -29,7 +29,7 @@ export async function checkLoads(engines: readonly DiscoveredEngine[], env: Node
       const engine = engines[index]!;
       const cwd = join(sandbox, `player-${index}`);
       mkdirSync(join(cwd, "work"), { recursive: true });
-      const spec = { name: engine.name, selection: engine.name, candidates: [directoryCandidate(engine)], runtime: { python: python.python ?? null, hermesAgent: python.hermesAgent === undefined ? null : resolve(python.hermesAgent) } };
+      const spec = { name: engine.name, selection: engine.name, candidates: [directoryCandidate(engine)], runtime: { python: python.python ?? null, hermesAgent: python.hermesAgent === undefined ? null : resolve(python.hermesAgent), config: null } };
       const player = new PlayerProcess({ plan: { engine: spec, sandbox: join(cwd, "runs"), limits: bounds.limits }, cwd: join(cwd, "work"), env: playerEnv(env), heapMb: bounds.heapMb });
       const ready = await player.ready(bounds.loadTimeoutMs);
       player.kill();

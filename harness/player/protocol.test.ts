@@ -24,7 +24,7 @@ describe("the player protocol's schema", () => {
     ];
     for (const message of messages) expect(asPlayerMessage(message)).toBe(message);
     const commands = [
-      { type: "hello", protocol: 1, plan: { engine: { name: "x", selection: "x", candidates: [{ path: "directory", location: "/p/x", entry: "/p/x/index.ts", language: "typescript", bundled: false, manifest: { name: "x", version: null, description: "", searchTool: { tool: "find", parameter: null } }, mode: null }], runtime: { python: null, hermesAgent: null } }, sandbox: "/s", limits: DEFAULT_LIMITS } },
+      { type: "hello", protocol: 1, plan: { engine: { name: "x", selection: "x", candidates: [{ path: "directory", location: "/p/x", entry: "/p/x/index.ts", language: "typescript", bundled: false, manifest: { name: "x", version: null, description: "", searchTool: { tool: "find", parameter: null } }, mode: null }], runtime: { python: null, hermesAgent: null, config: null } }, sandbox: "/s", limits: DEFAULT_LIMITS } },
       { type: "play", id: 0, source: { kind: "probe", name: "usage", seed: 1 } },
       { type: "play", id: 1, source: { kind: "scenario", name: "file", seed: 2 }, scenario: {}, home: "/h", storePath: "/h.db", compactionTimeoutMs: 10 },
       { type: "bench", id: 2, suite: "cache", options: { seed: 1, quick: true } },

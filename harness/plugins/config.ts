@@ -23,6 +23,20 @@ export async function readSelectedEngine(cwd: string, configPath?: string): Prom
   return engine.trim() === "" ? DEFAULT_ENGINE : engine.trim();
 }
 
+/**
+ * The whole config as a Python engine's `load_config()` returns it (upstream reads the user's
+ * config.yaml), with `context.engine` the engine actually selected (an `--engine` given wins):
+ * null when there is no config file.
+ */
+export async function readRunConfig(cwd: string, configPath: string | undefined, engine: string): Promise<Record<string, unknown> | null> {
+  const file = configPath === undefined ? join(cwd, CONFIG_FILE) : resolve(cwd, configPath);
+  if (configPath === undefined && !(await exists(file))) return null;
+  const data = (await readYamlMapping(file)) ?? {};
+  const context = data["context"];
+  const ownContext = typeof context === "object" && context !== null && !Array.isArray(context) ? (context as Record<string, unknown>) : {};
+  return { ...data, context: { ...ownContext, engine } };
+}
+
 async function exists(file: string): Promise<boolean> {
   try {
     await access(file);

@@ -7,6 +7,13 @@ import { FIXTURE_BUNDLED, FIXTURE_USER, FIXTURES, scratchTreesPerTest } from "./
 const scratch = scratchTreesPerTest();
 
 describe("selectEngine: the engine a command tests, from discovery alone", () => {
+  it("carries the run's config.yaml for a Python engine's load_config(), context.engine the engine selected; null without a config file", async () => {
+    const cwd = await scratch({ "config.yaml": "context:\n  engine: truncate\n  keep: 3\nkeeper:\n  flaw: split-batch\n" });
+    expect((await selectEngine({ cwd, name: "compressor" })).spec.runtime.config).toEqual({ context: { engine: "compressor", keep: 3 }, keeper: { flaw: "split-batch" } });
+    expect((await selectEngine({ cwd })).spec.runtime.config).toEqual({ context: { engine: "truncate", keep: 3 }, keeper: { flaw: "split-batch" } });
+    expect((await selectEngine({ cwd: await scratch({}), name: "compressor" })).spec.runtime.config).toBeNull();
+  });
+
   it("lets a user plugin named like a bundled engine win, with a notice naming bundled:NAME", async () => {
     const { spec, notices } = await selectEngine({ cwd: FIXTURES, name: "clash", pluginDirs: ["user"], bundledRoot: FIXTURE_BUNDLED });
     expect(spec.candidates.map((c) => [c.path, c.location, c.bundled])).toEqual([["directory", join(FIXTURE_USER, "clash"), false]]);

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { extname, join, resolve } from "node:path";
 import { UsageError } from "../util/errors.ts";
-import { readSelectedEngine } from "./config.ts";
+import { readRunConfig, readSelectedEngine } from "./config.ts";
 import { assertRootsExist, describePlugin, languageOfEntry, pluginDirectoryNames, pluginRoots } from "./discover.ts";
 import { assertSafeEngineName } from "./engine-name.ts";
 import { hermesCompressor } from "./hermes-agent.ts";
@@ -47,7 +47,11 @@ export async function selectEngine(options: SelectEngineOptions): Promise<Engine
   assertSafeEngineName(name, explicit ? "--engine" : "context.engine");
   if (name === "") throw new UsageError(`${explicit ? "--engine" : "context.engine"}: "${selection}" names no engine`);
 
-  const runtime: EngineRuntime = { python: options.python ?? null, hermesAgent: options.hermesAgent === undefined ? null : resolve(options.cwd, options.hermesAgent) };
+  const runtime: EngineRuntime = {
+    python: options.python ?? null,
+    hermesAgent: options.hermesAgent === undefined ? null : resolve(options.cwd, options.hermesAgent),
+    config: await readRunConfig(options.cwd, options.configPath, name),
+  };
   const [bundledRoot, ...userRoots] = roots;
   const bundled = await describePlugin(join(bundledRoot!.directory, name), name, true);
   if (bundledOnly) {

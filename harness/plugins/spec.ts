@@ -27,6 +27,8 @@ export interface EngineCandidate {
 export interface EngineRuntime {
   python: string | null;
   hermesAgent: string | null;
+  /** The run's config.yaml (a Python engine's `load_config()`), `context.engine` the selected engine; null without one. */
+  config: Record<string, unknown> | null;
 }
 
 /** What a player is told to load: the selection and the candidates, tried in order. */

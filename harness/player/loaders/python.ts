@@ -30,6 +30,7 @@ export const pythonLoader: EngineLoader = {
       loaded = await loadPythonPlugin(found, {
         ...(context.runtime.python !== null ? { python: context.runtime.python } : {}),
         ...(context.runtime.hermesAgent !== null ? { hermesAgent: context.runtime.hermesAgent } : {}),
+        ...(context.runtime.config !== null ? { config: context.runtime.config } : {}),
       });
     } catch (error) {
       throw new EngineLoadFailure(firstLine(error));
