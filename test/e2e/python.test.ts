@@ -79,7 +79,7 @@ describe("misbehaving Python engines end certify with named outcomes or a one-li
     expect(result.code, result.stderr).toBe(1);
     const outcomes = Object.fromEntries(certificationOf(result.stdout).checks.map((check) => [check.id, check.outcome]));
     expect(outcomes).toEqual({ "ABC-2/usage-echo": "pass", "CMP-1/message-shape": "timeout" });
-    // CMP-1 judges every source that calls compress, each of which now waits out its 4 s bound.
+    // CMP-1 judges every source that calls compress, each of which waits out its 2 s bound.
   }, 150_000);
 
   it("exits the interpreter in a hook: the check reading it fails naming the exit", async () => {
