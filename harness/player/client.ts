@@ -4,7 +4,7 @@ import type { EngineInfo } from "../plugins/spec.ts";
 import { TraceDecodeError, TraceDecoder } from "../trace/interned.ts";
 import type { Trace } from "../trace/events.ts";
 import { FrameReader, newSecret } from "./frames.ts";
-import { cpuWaitMs } from "./cpu-wait.ts";
+import { GroupCpuWait } from "./cpu-wait.ts";
 import { IntrinsicsWatch } from "./integrity.ts";
 import "./loaders/index.ts";
 import { Player } from "./player.ts";
@@ -182,11 +182,12 @@ class Session {
       };
       const startedAt = performance.now();
       const waitedBefore = this.cpuWait();
+      // Sampled at least every SAMPLE_MS, so the wait of an engine process that lives a moment is seen.
       const arm = (ms: number) => {
-        timer = setTimeout(check, Math.max(1, Math.min(ms, 2 ** 31 - 1)));
+        timer = setTimeout(check, Math.max(1, Math.min(ms, GroupCpuWait.SAMPLE_MS)));
       };
-      // The bound counts the player's own time: wall time less what it spent waiting for a CPU
-      // taken by other processes. The deadline (the run's --max-time) is wall time.
+      // The bound counts the player's own time: wall time less what it and its engine's processes
+      // spent waiting for a CPU taken by other processes. The deadline (the run's --max-time) is wall time.
       const check = () => {
         const now = performance.now();
         const own = now - startedAt - (this.cpuWait() - waitedBefore);
@@ -342,11 +343,12 @@ export class PlayerProcess extends SessionConnection {
     const child = this.#child;
     installCleanup();
     running.add(child);
+    const cpuWait = new GroupCpuWait(child.pid);
     this.session = new Session(
       (command) => void (child.stdin as Writable).write(`${JSON.stringify(command)}\n`),
       () => this.kill(),
       () => this.#lastWords(),
-      () => cpuWaitMs(child.pid),
+      () => cpuWait.read(),
     );
     const reader = new FrameReader(secret, this.limits.maxFrameBytes, {
       frame: (body) => this.session.accept(body),

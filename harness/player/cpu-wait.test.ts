@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { cpuWaitMs, groupMembers } from "./cpu-wait.ts";
+import { cpuWaitMs, GroupCpuWait, groupMembers } from "./cpu-wait.ts";
 
 describe.runIf(process.platform === "linux")("a player group's time waiting for a CPU", () => {
   it("finds the leader of a process group and the children it started, and sums their wait", async () => {
@@ -22,5 +22,30 @@ describe.runIf(process.platform === "linux")("a player group's time waiting for 
   it("is 0 for a group that does not exist", () => {
     expect(cpuWaitMs(2 ** 22 + 12345)).toBe(0);
     expect(cpuWaitMs(undefined)).toBe(0);
+  });
+});
+
+describe.runIf(process.platform === "linux")("GroupCpuWait: what a bound subtracts over a run", () => {
+  it("counts every thread of a member and keeps an ended member's wait, so the total never goes back", async () => {
+    // A member with three busy threads on a machine made busier (five runnable threads on at most
+    // the cores there are): its threads wait for a CPU. It then ends; what it waited stays counted.
+    const busy = "import threading, time\nend = time.time() + 0.8\ndef spin():\n    while time.time() < end: pass\nts = [threading.Thread(target=spin) for _ in range(3)]\n[t.start() for t in ts]\n[t.join() for t in ts]\n";
+    const leader = spawn("sh", ["-c", `python3 -c '${busy}' & wait; sleep 30`], { detached: true, stdio: "ignore" });
+    const hogs = [0, 1].map(() => spawn(process.execPath, ["-e", "const end = Date.now() + 1500; while (Date.now() < end);"], { stdio: "ignore" }));
+    try {
+      const wait = new GroupCpuWait(leader.pid);
+      let during = 0;
+      for (let i = 0; i < 6; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        during = wait.read();
+      }
+      expect(during).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      expect(groupMembers(leader.pid!).length, "the busy member has ended").toBe(2);
+      expect(wait.read()).toBeGreaterThanOrEqual(during);
+    } finally {
+      process.kill(-leader.pid!, "SIGKILL");
+      for (const hog of hogs) hog.kill("SIGKILL");
+    }
   });
 });

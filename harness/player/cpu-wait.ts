@@ -3,23 +3,76 @@ import { readdirSync, readFileSync } from "node:fs";
 /**
  * How long the processes of a player's process group (the player and the engine's own children,
  * such as a Python bridge) have been runnable but waiting for a CPU, in ms, from Linux's
- * /proc/PID/schedstat (its second field, in ns); 0 where the kernel does not say. A bound on a
+ * schedstat files (their second field, in ns); 0 where the kernel does not say. A bound on a
  * player's run subtracts this, so a machine busy with other work does not make a healthy engine
- * time out: only the time the engine had (running, or waiting on its own hooks) counts. A
- * process that ends takes its share with it, which only makes the bound stricter.
+ * time out: only the time the engine had (running, or waiting on its own hooks) counts.
+ *
+ * The leader (the player) counts its main thread, where it works; every other member counts all
+ * its threads, since a Python bridge runs the engine's calls on threads of a pool, not its main
+ * one. A member that has ended keeps the wait it was last seen with, so the total never goes back
+ * (sample it often: the bound's timer does, every SAMPLE_MS). Threads waiting at the same moment
+ * add up, which can only lengthen the bound; the run's wall-clock --max-time still ends it.
  */
-export function cpuWaitMs(group: number | undefined): number {
-  if (group === undefined || process.platform !== "linux") return 0;
-  let totalNs = 0;
-  for (const pid of groupMembers(group)) {
-    try {
-      const waitNs = Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").trim().split(/\s+/)[1]);
-      if (Number.isFinite(waitNs) && waitNs >= 0) totalNs += waitNs;
-    } catch {
-      // Gone since the listing.
-    }
+export class GroupCpuWait {
+  static readonly SAMPLE_MS = 250;
+  readonly #group: number | undefined;
+  /** Each thread's wait last read, by `pid/tid`. */
+  readonly #last = new Map<string, number>();
+  /** The wait of threads no longer there. */
+  #gone = 0;
+
+  constructor(group: number | undefined) {
+    this.#group = group;
   }
-  return totalNs / 1e6;
+
+  read(): number {
+    if (this.#group === undefined || process.platform !== "linux") return 0;
+    const now = new Map<string, number>();
+    for (const pid of groupMembers(this.#group)) {
+      if (pid === this.#group) {
+        const wait = waitMs(`/proc/${pid}/schedstat`);
+        if (wait !== null) now.set(`${pid}/main`, wait);
+        continue;
+      }
+      for (const tid of listing(`/proc/${pid}/task`)) {
+        const wait = waitMs(`/proc/${pid}/task/${tid}/schedstat`);
+        if (wait !== null) now.set(`${pid}/${tid}`, wait);
+      }
+    }
+    for (const [key, before] of this.#last) {
+      const after = now.get(key);
+      if (after === undefined || after < before) this.#gone += before;
+    }
+    this.#last.clear();
+    let total = this.#gone;
+    for (const [key, wait] of now) {
+      this.#last.set(key, wait);
+      total += wait;
+    }
+    return total;
+  }
+}
+
+/** The group's wait right now, without memory of members that ended (see GroupCpuWait). */
+export function cpuWaitMs(group: number | undefined): number {
+  return new GroupCpuWait(group).read();
+}
+
+function waitMs(file: string): number | null {
+  try {
+    const waitNs = Number(readFileSync(file, "utf8").trim().split(/\s+/)[1]);
+    return Number.isFinite(waitNs) && waitNs >= 0 ? waitNs / 1e6 : null;
+  } catch {
+    return null; // gone since the listing
+  }
+}
+
+function listing(directory: string): string[] {
+  try {
+    return readdirSync(directory);
+  } catch {
+    return [];
+  }
 }
 
 /** The processes whose process group is `group` (the leader included). */
