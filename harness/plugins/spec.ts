@@ -29,6 +29,12 @@ export interface EngineRuntime {
   hermesAgent: string | null;
   /** The run's config.yaml (a Python engine's `load_config()`), `context.engine` the selected engine; null without one. */
   config: Record<string, unknown> | null;
+  /**
+   * TypeScript/JavaScript engines behind the engine protocol (the Node adapter, a RemoteEngine in
+   * the player) instead of in the player itself: the faithfulness proof certifies both ways and
+   * compares. Absent: in the player.
+   */
+  typescriptOverProtocol?: boolean;
 }
 
 /** What a player is told to load: the selection and the candidates, tried in order. */

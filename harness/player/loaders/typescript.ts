@@ -3,6 +3,7 @@ import { EngineCollector, importPluginModule, instanceFromModule, type PluginMod
 import { firstLine } from "../../plugins/yaml-file.ts";
 import type { EngineCandidate } from "../../plugins/spec.ts";
 import { EngineLoadFailure, type EngineLoader, type LoadedCandidate, type LoaderContext } from "./registry.ts";
+import { loadOverProtocol } from "./typescript-over-protocol.ts";
 
 /**
  * TypeScript and JavaScript plugins, imported into the player (through tsx, so `.ts` needs no
@@ -13,6 +14,7 @@ import { EngineLoadFailure, type EngineLoader, type LoadedCandidate, type Loader
  */
 export const typescriptLoader: EngineLoader = {
   async load(candidate: EngineCandidate, context: LoaderContext): Promise<LoadedCandidate | null> {
+    if (context.runtime.typescriptOverProtocol === true) return loadOverProtocol(candidate, context.name);
     const module = await importModule(candidate.entry);
     if (candidate.path === "directory") {
       const first = await instantiate(module, candidate.entry);

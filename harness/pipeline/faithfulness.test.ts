@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { executeCertification } from "./certify.ts";
+import { planCertification, type CertificationPlan } from "./plan.ts";
+
+/**
+ * The engine protocol is faithful on the path certify takes: a TypeScript engine certified through
+ * the pipeline and players, once in the player and once behind the engine protocol (the Node
+ * adapter in a process of its own, a RemoteEngine in the player), gets the same outcome for every
+ * check, with the same message. (harness/conformance/faithfulness/ shows it for the in-process
+ * runner and every fixture of the check set.)
+ */
+
+const FAULTY = fileURLToPath(new URL("../../test/fixtures/plugins/faulty/", import.meta.url));
+const cwd = mkdtempSync(join(tmpdir(), "ctxbench-faithful-"));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+const overProtocol = (plan: CertificationPlan): CertificationPlan => ({
+  ...plan,
+  selection: { ...plan.selection, spec: { ...plan.selection.spec, runtime: { ...plan.selection.spec.runtime, typescriptOverProtocol: true } } },
+});
+
+async function outcomes(plan: CertificationPlan) {
+  const outcome = await executeCertification(plan, { env: process.env });
+  return {
+    verdict: outcome.assembled.certification.verdict,
+    checks: outcome.assembled.results.map((result) => `${result.id}: ${result.outcome}: ${result.message}`),
+    remote: outcome.notices.some((notice) => notice.includes("behind the engine protocol")),
+  };
+}
+
+/** Two certifications of every check, in players, one through a second process: minutes on a loaded machine. */
+const COMPARISON_TEST_MS = 600_000;
+
+describe("the protocol is faithful on the player path: certified in the player and through the Node adapter", () => {
+  it.each([
+    ["compressor", []],
+    ["truncate", []],
+    ["lcm", []],
+    ["object-summary", [FAULTY]],
+  ] as const)("%s: the same verdict and the same outcome and message for every check", async (engine, pluginDirs) => {
+    const plan = await planCertification({ cwd, engine, pluginDirs });
+    const inPlayer = await outcomes(plan);
+    const remote = await outcomes(overProtocol(plan));
+    expect([inPlayer.remote, remote.remote]).toEqual([false, true]);
+    expect({ ...remote, remote: false }).toEqual(inPlayer);
+    expect(inPlayer.checks.length).toBeGreaterThan(0);
+  }, COMPARISON_TEST_MS);
+});
