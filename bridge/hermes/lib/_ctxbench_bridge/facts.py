@@ -85,7 +85,13 @@ def accepted_compress_keywords(function):
     return [name for name in COMPRESS_CANDIDATES if name in params and params[name].kind in keywordable]
 
 
+_PLAIN = (bool, int, str, type(None))
+
+
 def _attr_value(value, types, key):
+    kind = type(value)
+    if kind in _PLAIN and (kind is not str or len(value) <= _MAX_ATTR_TEXT):
+        return value
     if isinstance(value, _SCALARS):
         if isinstance(value, float) and not math.isfinite(value):
             return wire.native_marker(value)

@@ -23,6 +23,7 @@ UNKNOWN_HANDLE = -32002
 NOT_INITIALIZED = -32003
 
 _LLM_TIMEOUT_S = 120.0
+_PLAIN_SCALARS = (bool, int, str, type(None))
 _SHIMS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "shims")
 
 
@@ -312,7 +313,10 @@ class Server:
                 data["mutated"] = mutations
             raise ProtocolError(ENGINE_RAISED, f"{type(error).__name__}: {error}", data)
         result = {"type": wire.type_name(value)}
-        if inspect.isawaitable(value) or inspect.isgenerator(value):
+        if type(value) in _PLAIN_SCALARS:
+            # The common answer (a bool, a count, None): no awaitable, engine or input object to look for.
+            result.update(value=value, json=True)
+        elif inspect.isawaitable(value) or inspect.isgenerator(value):
             # The host is synchronous: it never awaits an engine's answer (nor runs a generator).
             _discard(value)
             result.update(value=wire.native_marker(value), json=False, awaitable=inspect.isawaitable(value))

@@ -54,7 +54,13 @@ def dumps(value):
         return _plain.encode(native_marker(value))
 
 
+_SCALARS = (bool, int, str, type(None))
+
+
 def is_plain_json(value):
+    kind = type(value)
+    if kind in _SCALARS or (kind is float and math.isfinite(value)):
+        return True
     try:
         _plain.encode(value)
         return True
