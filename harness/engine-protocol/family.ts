@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { HostModuleRecord } from "../contract/native.ts";
 import { UsageError } from "../util/errors.ts";
 import { ChannelClosed, JsonRpcPeer, RpcError, type PeerHandlers } from "./json-rpc.ts";
+import { MESSAGE_REFS_FEATURE, MessageRefEncoder } from "./message-refs.ts";
 import { ENGINE_PROTOCOL_VERSION, ERROR_CODES, type EngineDescription, type InitializeParams, type InitializeResult, type LlmCallParams } from "./messages.ts";
 
 /** The engine could not be loaded (import, register, constructor, its process, a load bound): exit 2, one line. */
@@ -66,6 +67,8 @@ function killOnExit(child: ChildProcess): void {
 export class EngineFamily {
   readonly environment: InitializeResult;
   readonly options: FamilyOptions;
+  /** select_context's request by reference, when the engine side speaks `message-refs`; else null. */
+  readonly messageRefs: MessageRefEncoder | null;
   readonly #child: ChildProcess;
   readonly #peer: JsonRpcPeer;
   readonly #hostModules: HostModuleRecord[];
@@ -79,6 +82,7 @@ export class EngineFamily {
     this.#peer = peer;
     this.options = options;
     this.environment = environment;
+    this.messageRefs = environment.features?.includes(MESSAGE_REFS_FEATURE) ? new MessageRefEncoder() : null;
     this.#hostModules = state.hostModules;
     state.family = this;
   }

@@ -2,6 +2,7 @@ import { NATIVE_CALL, nativeCallFacts, type NativeCallFacts } from "../contract/
 import type { Message, SelectContextOptions, TurnCompleteInfo, Usage } from "../contract/types.ts";
 import { conversationScope } from "../contract/conversation-scope.ts";
 import { deriveFromRequest } from "./derived.ts";
+import { referable } from "./message-refs.ts";
 import type { EngineFamily } from "./family.ts";
 import type { RemoteEngine } from "./remote-engine.ts";
 
@@ -30,7 +31,8 @@ export function remoteSelectContext(this: RemoteEngine, original: Message[], opt
 }
 
 function selectRemotely(engine: RemoteEngine, request_messages: Message[], options?: SelectContextOptions): Promise<Message[] | null | undefined> {
-  const params: Record<string, unknown> = { request_messages };
+  const refs = engine.family.messageRefs;
+  const params: Record<string, unknown> = { request_messages: refs !== null && referable(request_messages) ? refs.encode(request_messages) : request_messages };
   if (options?.conversation_messages !== undefined) params["conversation_messages"] = deriveFromRequest(request_messages, options.conversation_messages) ?? options.conversation_messages;
   if (options?.incoming_message !== undefined) params["incoming_message"] = options.incoming_message;
   if (options?.budget_tokens !== undefined) params["budget_tokens"] = options.budget_tokens;

@@ -63,6 +63,8 @@ export interface InitializeResult {
   optionalPackages: Record<string, boolean>;
   stubs: Array<{ module: string; why: string }>;
   warnings: string[];
+  /** Optional parts of the protocol the engine side speaks (`message-refs`); absent: none. */
+  features?: string[];
 }
 
 export interface EngineDescription {

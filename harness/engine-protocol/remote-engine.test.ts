@@ -131,6 +131,27 @@ describe("RemoteEngine: what JSON cannot carry", () => {
     expect(incoming.content).toBe("seen");
   });
 
+  it("select_context's request goes by reference once the bridge holds its messages, and in-place edits still reach the caller", async () => {
+    const engine = await engineWith(
+      "def select_context(self, request_messages, *, conversation_messages=None, incoming_message=None, budget_tokens=0):\n    if budget_tokens == 1:\n        request_messages[1]['content'] = 'edited'\n    return request_messages[-1:] if budget_tokens == 2 else None",
+    );
+    const traffic = traffics[traffics.length - 1]!;
+    const wire = () => MESSAGES.map((message) => ({ ...message }));
+    expect(await engine.select_context(wire(), { budget_tokens: 0 })).toBeNull();
+    expect(await engine.select_context(wire(), { budget_tokens: 2 })).toEqual([MESSAGES[3]]);
+    const edited = wire();
+    expect(await engine.select_context(edited, { budget_tokens: 1 })).toBeNull();
+    expect(edited[1]!.content).toBe("edited");
+    const sent = traffic.messages
+      .filter(({ direction, message }) => direction === "out" && (message as { params?: { hook?: string } }).params?.hook === "select_context")
+      .map(({ message }) => (message as { params: { params: { request_messages: unknown } } }).params.params.request_messages);
+    expect(sent).toEqual([
+      { $refs: [1, 2, 3, 4], define: { 1: MESSAGES[0], 2: MESSAGES[1], 3: MESSAGES[2], 4: MESSAGES[3] } },
+      { $refs: [1, 2, 3, 4], define: {} },
+      { $refs: [1, 2, 3, 4], define: {} },
+    ]);
+  });
+
   it("a coroutine, a tuple and a truthy int are not a boolean or a list", async () => {
     const engine = await engineWith(
       "def should_compress(self, prompt_tokens=None):\n    return 1\nasync def should_compress_preflight(self, messages):\n    return True\ndef select_context(self, request_messages, **kwargs):\n    return tuple(request_messages)",

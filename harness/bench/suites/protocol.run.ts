@@ -10,7 +10,8 @@ if (args.includes("--json")) {
   const range = (e: { value: number; low: number; high: number }, digits: number, unit: string) => `${e.value.toFixed(digits)}${unit} (${e.low.toFixed(digits)}–${e.high.toFixed(digits)})`;
   process.stdout.write(`engine protocol, Python ${result.python}\n`);
   process.stdout.write(`  no-op hook round trip:            ${range(result.noopRoundTripUs, 1, " µs")}\n`);
-  process.stdout.write(`  ${result.messages}-message select_context:      ${range(result.selectRoundTripMs, 2, " ms")}\n`);
+  process.stdout.write(`  ${result.messages}-message select_context:      ${range(result.selectRoundTripMs, 2, " ms")} (messages held by the engine side, the steady state)\n`);
+  process.stdout.write(`  the same, every message new:        ${range(result.selectColdRoundTripMs, 2, " ms")} (a transcript's first request)\n`);
   process.stdout.write(`  assembly, inheriting Python engine ÷ none: ${range(result.inheritingAssemblyRatio, 3, "×")}; requests byte-identical: ${result.requestsByteIdentical}\n`);
   for (const goal of result.goals) process.stdout.write(`  goal ${goal.id}: ${goal.status}${"reason" in goal && goal.reason ? ` (${goal.reason})` : ""}\n`);
 }

@@ -37,8 +37,14 @@ export interface ProtocolBenchResult {
   python: string;
   /** One no-op hook call, host → Python → host, in µs. */
   noopRoundTripUs: Estimate;
-  /** One select_context of `messages` messages (request, conversation copies, incoming) answered with None, in ms. */
+  /**
+   * One select_context of `messages` messages (request, conversation copies, incoming) answered
+   * with None, in ms: the host's steady state, where the engine side holds the request's messages
+   * from the call before (they go by reference; docs/engine-protocol.md).
+   */
   selectRoundTripMs: Estimate;
+  /** The same with every message new to the engine side (the first request of a transcript: all sent in full), in ms. */
+  selectColdRoundTripMs: Estimate;
   messages: number;
   /** Whole request assembly with a Python engine that inherits select_context, over no engine (interleaved). */
   inheritingAssemblyRatio: Estimate;
@@ -81,6 +87,9 @@ def register(ctx):
     selecting: write("selecting", "\n    def select_context(self, request_messages, *, conversation_messages=None, incoming_message=None, budget_tokens=0):\n        return None\n"),
   };
 }
+
+/** Timed first requests of a transcript: each call gets a transcript of its own, written just before it. */
+const COLD_SAMPLES = 12;
 
 /** Per-call time of `call`, sequentially awaited, in `samples` samples of `batch` calls (after a warm-up). */
 async function timeCalls(call: () => Promise<unknown>, samples: number, batch: number): Promise<number[]> {
@@ -125,6 +134,16 @@ export async function runProtocolBench(options: ProtocolBenchOptions = {}): Prom
     const wire = transcript.map((message) => ({ ...message }));
     const selectOptions = { conversation_messages: cloneMessages(transcript), incoming_message: cloneMessage(transcript[incomingIndex]!), budget_tokens: 200_000 };
     const select = await timeCalls(() => selecting.select_context!(wire, selectOptions) as Promise<unknown>, samples, 10);
+    const cold: number[] = [];
+    for (let sample = 0; sample < Math.min(samples, COLD_SAMPLES); sample++) {
+      // Another seed writes other messages: none of them was sent before.
+      const other = overheadTranscript(count, (options.seed ?? 1) + 1 + sample);
+      const otherWire = other.map((message) => ({ ...message }));
+      const otherOptions = { conversation_messages: cloneMessages(other), incoming_message: cloneMessage(other[other.findLastIndex((message) => message.role === "user")]!), budget_tokens: 200_000 };
+      const started = process.hrtime.bigint();
+      await selecting.select_context!(otherWire, otherOptions);
+      cold.push(Number(process.hrtime.bigint() - started));
+    }
 
     const assemble = (engine: RemoteEngine | null) => {
       const request = assembleRequest(transcript, engine, { session: "bench", incomingIndex });
@@ -147,6 +166,7 @@ export async function runProtocolBench(options: ProtocolBenchOptions = {}): Prom
 
     const noopRoundTripUs = scaled(medianWithInterval(noop), 1e-3);
     const selectRoundTripMs = scaled(medianWithInterval(select), 1e-6);
+    const selectColdRoundTripMs = scaled(medianWithInterval(cold), 1e-6);
     const unreliable = noiseReason(noise);
     const goals = [
       judgeGoal({ id: "protocol-noop-round-trip", engine: null, description: "a no-op hook's round trip to a Python engine", limit: PROTOCOL_GOALS.noopRoundTripUs, unit: "µs" }, noopRoundTripUs),
@@ -158,6 +178,7 @@ export async function runProtocolBench(options: ProtocolBenchOptions = {}): Prom
       python: `${python.version} (${python.executable})`,
       noopRoundTripUs,
       selectRoundTripMs,
+      selectColdRoundTripMs,
       messages: transcript.length,
       inheritingAssemblyRatio: ratio,
       requestsByteIdentical,

@@ -94,7 +94,10 @@ class Watch:
     records how often an object is referenced, so a reference the engine kept changes the bytes,
     not the values)."""
 
-    def __init__(self, params, names):
+    def __init__(self, params, names, known=None):
+        # Arguments whose state before the call is already kept apart (refs.py): compared with `==`.
+        self._known = [(name, params[name], before) for name, before in (known or {}).items() if name in names]
+        names = [name for name in names if name not in (known or {})]
         self._names = [name for name in names if isinstance(params.get(name), (list, dict))]
         self._values = tuple(params[name] for name in self._names)
         self._bytes = None
@@ -106,12 +109,23 @@ class Watch:
                 self._texts = [wire.dumps(value) for value in self._values]
 
     def same_as(self, value):
+        for name, original, _before in self._known:
+            if value is original:
+                return name
         for name, original in zip(self._names, self._values):
             if value is original:
                 return name
         return None
 
     def mutations(self):
+        changed = []
+        for name, original, before in self._known:
+            if not _same(before, original):
+                after = json.loads(wire.dumps(original))
+                changed.append({"param": name, "value": after, "paths": facts.changed_paths(before, after)})
+        return changed + self._marshalled_mutations()
+
+    def _marshalled_mutations(self):
         if not self._values:
             return []
         if self._bytes is not None:
@@ -150,8 +164,9 @@ def underive(params):
         params["conversation_messages"] = [{**base, **own} for base, own in zip(request, derived.get("extra") or [])]
 
 
-def prepare(engine, hook, params):
-    """The call to make and the watch over its arguments (taken before the call)."""
+def prepare(engine, hook, params, known=None):
+    """The call to make and the watch over its arguments (taken before the call); `known`: the
+    arguments' state before the call where it is kept already (messages sent by reference)."""
     underive(params)
     function, tracked = CALLS[hook]
-    return (lambda: function(engine, params)), Watch(params, tracked)
+    return (lambda: function(engine, params)), Watch(params, tracked, known)

@@ -8,7 +8,7 @@ import sys
 import threading
 import traceback
 
-from . import PROTOCOL_VERSION, environment, facts, hooks, imports, loader, runtime, wire
+from . import PROTOCOL_VERSION, environment, facts, hooks, imports, loader, refs, runtime, wire
 from .channel import Channel, parse
 from .lanes import Lanes
 
@@ -47,6 +47,7 @@ class Server:
         self.base = None
         self._hook_counts = {}
         self._cancelled = set()
+        self.kept = refs.KeptMessages()
 
     # ---- plumbing -------------------------------------------------------------------------
 
@@ -82,6 +83,16 @@ class Server:
             if request_id is not None:
                 self.channel.fail(request_id, METHOD_NOT_FOUND, f"unknown method {method!r}")
             return
+        known = None
+        if method == "hook" and isinstance(params.get("params"), dict):
+            # Messages by reference are resolved here, on the reader thread, in the host's order.
+            try:
+                known = self.kept.resolve(params["params"])
+            except refs.RefError as error:
+                self.channel.fail(request_id, INVALID_PARAMS, str(error))
+                return
+            if known:
+                handler = lambda hook_params, known=known: self._do_hook(hook_params, known)  # noqa: E731
         context = params.get("context")
         pooled = method == "hook" and params.get("hook") in hooks.POOLED
         self.lanes.submit(context if isinstance(context, str) else None, pooled, lambda: self._answer(request_id, handler, params))
@@ -216,6 +227,7 @@ class Server:
             "optionalPackages": imports.optional_packages(),
             "stubs": stubs,
             "warnings": list(self.plugin.warnings),
+            "features": [refs.FEATURE],
         }
 
     def _do_create(self, params):
@@ -240,14 +252,14 @@ class Server:
             description["toolSchemasError"] = f"{type(error).__name__}: {error}"
         return description
 
-    def _do_hook(self, params):
+    def _do_hook(self, params, known=None):
         engine = self._engine(params)
         hook = params.get("hook")
         if hook not in hooks.CALLS:
             raise ProtocolError(INVALID_PARAMS, f"unknown hook {hook!r}")
         arguments = params.get("params") or {}
         try:
-            call, watch = hooks.prepare(engine, hook, arguments)
+            call, watch = hooks.prepare(engine, hook, arguments, known)
         except KeyError as missing:
             raise ProtocolError(INVALID_PARAMS, f"{hook} needs the parameter {missing}")
         return self._run(engine, hook, call, watch, lambda value: hooks.translate(hook, value))

@@ -1,0 +1,70 @@
+"""select_context's request_messages sent by reference (docs/engine-protocol.md, "Messages by
+reference"): the messages the host sent once are kept here by number, and each call gets separate
+copies of them, as a full send would give it.
+
+The kept messages are never handed to the engine, so they are also the arguments as they were
+before the call: comparing them with what the engine holds afterwards (`==`, in C, where a leaf the
+engine did not replace is the very same object) tells in-place changes apart without a snapshot."""
+
+import marshal
+
+FEATURE = "message-refs"
+_CONTAINERS = (dict, list)
+
+
+class RefError(Exception):
+    pass
+
+
+def copy_of(value):
+    """A new copy of every dict and list in `value`; the leaves (str, numbers, None) are shared."""
+    kind = type(value)
+    if kind is dict:
+        return {key: copy_of(item) if type(item) in _CONTAINERS else item for key, item in value.items()}
+    if kind is list:
+        return [copy_of(item) if type(item) in _CONTAINERS else item for item in value]
+    return value
+
+
+def _fresh(kept):
+    message, blob = kept
+    return message.copy() if blob is None else marshal.loads(blob)
+
+
+class KeptMessages:
+    def __init__(self):
+        self._kept = {}
+
+    def resolve(self, arguments):
+        """Replace a by-reference `request_messages` (and a derived `conversation_messages`) with
+        new lists for the engine; returns the arguments as they were, by name, for the watch.
+        Runs on the reader thread, in the order the host sent its requests."""
+        refs = arguments.get("request_messages")
+        if not (isinstance(refs, dict) and "$refs" in refs):
+            return {}
+        if refs.get("reset"):
+            self._kept.clear()
+        define = refs.get("define") or {}
+        if not isinstance(define, dict):
+            raise RefError("define must be an object of numbered messages")
+        for key, message in define.items():
+            if not isinstance(message, dict) or not key.isdigit():
+                raise RefError(f"define: message {key!r} is not an object numbered by the host")
+            # A message holding lists or dicts (tool_calls) is copied from its marshal bytes, in C.
+            self._kept[int(key)] = (message, marshal.dumps(message) if any(type(value) in _CONTAINERS for value in message.values()) else None)
+        try:
+            kept = [self._kept[number] for number in refs["$refs"]]
+        except (KeyError, TypeError) as missing:
+            raise RefError(f"request_messages names message {missing}, which the host never sent")
+        request = [_fresh(entry) for entry in kept]
+        arguments["request_messages"] = request
+        before = {"request_messages": [message for message, _blob in kept]}
+        derived = arguments.get("conversation_messages")
+        if isinstance(derived, dict) and derived.get("$derive") == "request_messages":
+            extras = derived.get("extra") or []
+            arguments["conversation_messages"] = [{**base, **own} for base, own in zip(request, extras)]
+            before["conversation_messages"] = [{**message, **copy_of(own)} for (message, _blob), own in zip(kept, extras)]
+        return before
+
+    def __len__(self):
+        return len(self._kept)
