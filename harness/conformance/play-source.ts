@@ -28,6 +28,8 @@ export interface PlaySourceOptions {
   home: string;
   /** Where the host keeps its session store: outside the sandbox, so THR-4 watches only the engine's files. */
   storePath: string;
+  /** The store is deleted after the run (a certification's): it skips syncs and settling its marks (SqliteHostStoreOptions.scratch). */
+  scratchStore?: boolean;
   /** Play this scenario instead of building the catalogue's (a scenario file given to `ctxbench run`). */
   scenario?: Scenario;
   /** Host timeout of one compaction pass (default: the scenario's). */
@@ -76,6 +78,7 @@ async function record(source: SourceRef, engine: PlayableEngine, options: PlaySo
     const { trace } = await playScenario(scenario, instance, {
       home: options.home,
       storePath: options.storePath,
+      ...(options.scratchStore === true ? { scratchStore: true } : {}),
       recorder,
       engineVersion: engine.version,
       observers: standardRecorders(),

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { updatedExpectations, writeExpectations } from "../conformance/expectations.ts";
 import { pluginRoots } from "../plugins/discover.ts";
@@ -9,6 +8,7 @@ import { planCertification, runShapingFlags, shellLine, type CertificationPlan, 
 import { playerEnv } from "./env.ts";
 import { runStage, type RunStageResult } from "./run.ts";
 import { changedPaths, snapshotTrees, type WatchedRoot } from "./tree-watch.ts";
+import { scratchRoot } from "../util/scratch-root.ts";
 
 export interface CertifyOptions extends CertifyRequest {
   /** The players' environment (default this process's). */
@@ -42,7 +42,8 @@ export async function certifyEngine(options: CertifyOptions): Promise<CertifyOut
 
 /** The run and assemble stages of a planned certification (compare plans every engine's first). */
 export async function executeCertification(plan: CertificationPlan, options: Omit<CertifyOptions, keyof CertifyRequest> & Pick<CertifyRequest, "pluginDirs">): Promise<CertifyOutcome> {
-  const sandbox = mkdtempSync(join(tmpdir(), "ctxbench-run-"));
+  // Thrown away after the run: in RAM where the system has room (the stores skip syncs too).
+  const sandbox = mkdtempSync(join(scratchRoot(), "ctxbench-run-"));
   const watched = watchedRoots(plan, options);
   const skip = [sandbox, ...(options.outputs ?? []).map((path) => resolve(plan.cwd, path))];
   let stage: RunStageResult;

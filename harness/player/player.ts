@@ -81,6 +81,8 @@ export class Player {
       played = await playSource(source, this.#engine.engine, {
         home,
         storePath: command.storePath ?? `${home}.sessions.db`,
+        // A store this player places itself is deleted with the run's sandbox; one `ctxbench run` names is kept.
+        scratchStore: command.storePath === undefined,
         ...(command.scenario !== undefined ? { scenario: command.scenario as unknown as Scenario } : {}),
         ...(command.compactionTimeoutMs !== undefined ? { compactionTimeoutMs: command.compactionTimeoutMs } : {}),
       });
