@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { judgeGoal } from "../harness/bench/goals.ts";
 import { RERUN_ADVICE } from "../harness/result/index.ts";
 import { sampleResult } from "../harness/result/sample-result.ts";
-import { terminalReporter, terminalText } from "./terminal.ts";
+import { terminalReporter, terminalText, timingText } from "./terminal.ts";
+import { certificationOf } from "../harness/result/index.ts";
 
 const ESC = "\u001b";
 
@@ -83,5 +84,14 @@ describe("terminal reporter", () => {
     const text = terminalReporter.render(sampleResult(), { color: false });
     expect(text).toContain("All other 3 checks pass for all engines.");
     expect(text).not.toMatch(/│ ABC-1\/name-attribute/);
+  });
+
+  it("the terminal line says both and the harness's multiple of the engine's", () => {
+    const certification = certificationOf({ name: "e", version: "1" }, [], { shard: null, seeds: [1], checkSetDigest: "0123456789abcdef" });
+    expect(timingText(certification)).toBe("");
+    certification.timing = { wallMs: 4100, engineMs: 12, harnessMs: 4088 };
+    expect(timingText(certification)).toBe("; time: engine 12 ms, harness 4.1 s (341× the engine's)");
+    certification.timing = { wallMs: 30, engineMs: 20, harnessMs: 10 };
+    expect(timingText(certification)).toBe("; time: engine 20 ms, harness 10 ms (0.5× the engine's)");
   });
 });

@@ -39,7 +39,16 @@ const CELL_TONE: Record<MatrixCell, "good" | "bad" | "dim" | "warn"> = { "+": "g
 function verdictLine(certification: Certification, paint: Paint): string {
   const { summary } = certification;
   const verdict = paint(certification.verdict.toUpperCase(), certification.verdict === "certified" ? "good" : "bad");
-  return `${terminalText(certification.engine.name)} ${terminalText(certification.engine.version)}: ${verdict} — ${summary.pass}/${summary.total} passed, ${summary.fail} failed, ${summary.error} errors, ${summary.timeout} timeouts, ${summary.skipped} skipped, ${summary.indeterminate} indeterminate, ${summary.unexpected} unexpected`;
+  return `${terminalText(certification.engine.name)} ${terminalText(certification.engine.version)}: ${verdict} — ${summary.pass}/${summary.total} passed, ${summary.fail} failed, ${summary.error} errors, ${summary.timeout} timeouts, ${summary.skipped} skipped, ${summary.indeterminate} indeterminate, ${summary.unexpected} unexpected${timingText(certification)}`;
+}
+
+/** "; time: engine 12 ms, harness 4.1 s (340× the engine's)": where the run's wall time went. */
+export function timingText(certification: Certification): string {
+  const timing = certification.timing;
+  if (timing === undefined) return "";
+  const seconds = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
+  const ratio = timing.engineMs > 0 ? ` (${(timing.harnessMs / timing.engineMs).toFixed(timing.harnessMs / timing.engineMs >= 10 ? 0 : 1)}× the engine's)` : "";
+  return `; time: engine ${seconds(timing.engineMs)}, harness ${seconds(timing.harnessMs)}${ratio}`;
 }
 
 function singleEngine(certification: Certification, paint: Paint): string {

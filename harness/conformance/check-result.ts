@@ -69,6 +69,17 @@ export const integrityFindingSchema = object({ kind: oneOf(INTEGRITY_KINDS), mes
 /** Something that makes a certification untrustworthy (docs/architecture.md, "Integrity"): the verdict is then not certified. */
 export type IntegrityFinding = Infer<typeof integrityFindingSchema>;
 
+export const runTimingSchema = object({
+  /** The run stage, start to end, wall clock (players started, every source played, traces shipped). */
+  wallMs: number({ minimum: 0 }),
+  /** Time spent inside the engine's hooks, summed over every recorded call (concurrent calls each count). */
+  engineMs: number({ minimum: 0 }),
+  /** wallMs minus engineMs (never below zero): what the harness itself cost. */
+  harnessMs: number({ minimum: 0 }),
+});
+/** Where a certification's time went: the engine's own hooks against everything else (the harness). */
+export type RunTiming = Infer<typeof runTimingSchema>;
+
 export const certificationSchema = named(
   "Certification",
   object({
@@ -84,6 +95,8 @@ export const certificationSchema = named(
     summary: checkSummarySchema,
     /** Present when something made the run untrustworthy. */
     integrity: optional(array(integrityFindingSchema)),
+    /** Present for a certification run by this build (a merge of shards leaves it out). */
+    timing: optional(runTimingSchema),
   }),
 );
 export type Certification = Infer<typeof certificationSchema>;

@@ -9,6 +9,7 @@ import { playerEnv } from "./env.ts";
 import { runStage, type RunStageResult } from "./run.ts";
 import { changedPaths, snapshotTrees, type WatchedRoot } from "./tree-watch.ts";
 import { scratchRoot } from "../util/scratch-root.ts";
+import { runTiming } from "./timing.ts";
 
 export interface CertifyOptions extends CertifyRequest {
   /** The players' environment (default this process's). */
@@ -48,9 +49,11 @@ export async function executeCertification(plan: CertificationPlan, options: Omi
   const skip = [sandbox, ...(options.outputs ?? []).map((path) => resolve(plan.cwd, path))];
   let stage: RunStageResult;
   let writes;
+  let wallMs = 0;
   try {
     const before = snapshotTrees(watched, skip);
     let settled = 0;
+    const started = performance.now();
     stage = await runStage({
       spec: plan.selection.spec,
       runs: plan.sources.map((source) => ({ source })),
@@ -60,11 +63,13 @@ export async function executeCertification(plan: CertificationPlan, options: Omi
       env: playerEnv(options.env ?? process.env),
       onRun: (run, outcome) => options.onProgress?.(`${++settled}/${plan.sources.length} ${run.source.kind}:${run.source.name} (seed ${run.source.seed}): ${outcome.ok ? "recorded" : outcome.outcome}`),
     });
+    wallMs = performance.now() - started;
     writes = changedPaths(before, snapshotTrees(watched, skip));
   } finally {
     rmSync(sandbox, { recursive: true, force: true });
   }
   const assembled = assembleCertification(plan, stage, writes);
+  assembled.certification.timing = runTiming(wallMs, stage.outcomes.values());
   const notices = [...plan.selection.notices, ...stage.engine.notices, ...assembled.warnings];
   const printed = outputSummary(stage.output);
   if (printed !== null) notices.push(printed);
