@@ -3,6 +3,7 @@ import { estimateTokensRough } from "../../contract/tokens.ts";
 import { ruleOfFinding, validateMessage, validateSequence, type SequenceFinding } from "../../contract/validate.ts";
 import { tagObservations, type InputTag } from "./classify.ts";
 import { isMessageObject, textOf, type CompressObservation } from "./helpers.ts";
+import { jsonOf } from "./message-json.ts";
 import { withOccurrenceIds } from "./truth-view.ts";
 
 /**
@@ -129,7 +130,7 @@ function judgeOne(o: CompressObservation): Omit<Judged, "tags"> {
 
 /** The output is the input: same length, each message a copy (the host's "no progress"). */
 function sameList(input: readonly Message[], output: readonly Message[]): boolean {
-  return input.length === output.length && output.every((message, index) => JSON.stringify(message) === JSON.stringify(input[index]));
+  return input.length === output.length && output.every((message, index) => message === input[index] || jsonOf(message) === jsonOf(input[index]));
 }
 
 /** A finding's identity for "was it already in the input": its kind and the call id it is about. */
@@ -140,9 +141,9 @@ const findingKey = (finding: SequenceFinding) => `${finding.kind}:${finding.call
  * keeps its keys in order (every copy path does), so plain JSON recognises it at native speed.
  */
 export function copiedElements(input: readonly Message[], output: readonly unknown[]): Set<number> {
-  const inputs = new Set(input.map((message) => JSON.stringify(message)));
+  const inputs = new Set(input.map(jsonOf));
   const copied = new Set<number>();
-  for (const [index, message] of output.entries()) if (inputs.has(JSON.stringify(message) ?? "")) copied.add(index);
+  for (const [index, message] of output.entries()) if (inputs.has(jsonOf(message))) copied.add(index);
   return copied;
 }
 

@@ -1,6 +1,5 @@
-import { stripPersistenceFields } from "../../contract/persistence-fields.ts";
 import type { Message } from "../../contract/types.ts";
-import { canonicalJson } from "../../trace/canonical-json.ts";
+import { wireJsonOf } from "./message-json.ts";
 import { isMessageObject } from "./helpers.ts";
 
 /**
@@ -80,7 +79,7 @@ function occurrenceIds(input: readonly Message[]): Map<number, OccurrenceIds> {
  * call ids. Engine-written messages map to nothing.
  */
 function originOf(input: readonly Message[], output: readonly unknown[]): Array<number | undefined> {
-  const wireOf = (message: unknown) => (isMessageObject(message) ? canonicalJson(stripPersistenceFields(message)) : "");
+  const wireOf = (message: unknown) => (isMessageObject(message) ? wireJsonOf(message) : "");
   const inputWire = input.map(wireOf);
   const byUid = new Map<string, number[]>();
   const byWire = new Map<string, number[]>();
