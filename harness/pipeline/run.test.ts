@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { selectEngine } from "../plugins/select.ts";
 import { defaultBounds } from "./bounds.ts";
-import { EngineLoadError, runStage } from "./run.ts";
+import { buildScenario } from "../../scenarios/catalogue/index.ts";
+import { EngineLoadError, playRequest, runStage, scenarioOf } from "./run.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const HOSTILE = join(REPO, "test/fixtures/plugins/hostile");
@@ -44,5 +45,17 @@ describe("the run stage: runs pulled by players, bounded by the parent", () => {
   it("plays the same runs in this process with --no-isolate (for a debugger), through the same protocol", async () => {
     const stage = await runStage({ spec: await spec("throw-select"), runs: probes("usage", "identity"), bounds: defaultBounds({ players: 1 }), isolate: false, sandbox, env: process.env });
     expect([outcomeOf(stage.outcomes, "usage"), outcomeOf(stage.outcomes, "identity")]).toEqual(["recorded", "recorded"]);
+  });
+
+  it("ships a catalogue scenario built, the one the checks read, so the player does not generate it again", () => {
+    const run = { source: { kind: "scenario" as const, name: "duplicate-uids", seed: 4 } };
+    const scenario = scenarioOf(run);
+    expect(scenario).toEqual(buildScenario("duplicate-uids", 4));
+    expect(playRequest(run, scenario)).toEqual({ source: run.source, scenario });
+    const given = { ...buildScenario("basic", 1), name: "mine" };
+    expect(scenarioOf({ source: { kind: "scenario", name: "mine", seed: 1 }, scenario: given })).toBe(given);
+    expect(scenarioOf({ source: { kind: "probe", name: "usage", seed: 1 } })).toBeNull();
+    // Not the catalogue's: nothing is shipped and the player reports the run's error.
+    expect(scenarioOf({ source: { kind: "scenario", name: "no-such-scenario", seed: 1 } })).toBeNull();
   });
 });

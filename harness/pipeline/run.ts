@@ -123,15 +123,16 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
       const run = queue.shift();
       if (run === undefined) break;
       const label = sourceLabel(run.source);
+      const scenario = scenarioOf(run);
       const startedAt = performance.now();
       const struckMessage = `${label} was still playing when the run's bound (--max-time ${seconds(bounds.maxTimeMs)}) struck; ctxbench stopped the player running it`;
       const timeoutMessage = `${label} did not finish within ${bounds.timeoutMs} ms: the engine did not return control, or a hook never settled, so ctxbench stopped the player running it and went on without it`;
-      const outcome: PlayOutcome = await connection.play(playRequest(run), bounds.timeoutMs, timeoutMessage, { at: deadline, message: struckMessage });
+      const outcome: PlayOutcome = await connection.play(playRequest(run, scenario), bounds.timeoutMs, timeoutMessage, { at: deadline, message: struckMessage });
       const durationMs = performance.now() - startedAt;
       if (outcome.integrity.length > 0) intrinsics.push(...outcome.integrity);
       if (outcome.ok) {
         for (const key of Object.keys(channel) as Array<keyof SourceStats>) channel[key] += outcome.stats[key];
-        settle(run, { ok: true, trace: outcome.trace, scenario: scenarioOf(run), durationMs });
+        settle(run, { ok: true, trace: outcome.trace, scenario, durationMs });
       } else {
         const message = struck && outcome.outcome !== "timeout" ? struckMessage : outcome.outcome === "timeout" ? outcome.message : playerError(label, outcome.message);
         settle(run, { ok: false, outcome: struck ? "timeout" : outcome.outcome, message, durationMs });
@@ -168,20 +169,26 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
   };
 }
 
-function playRequest(run: PlannedRun): Omit<PlayCommand, "type" | "id"> {
+/** A catalogue scenario travels built: the checks read the parent's copy anyway, so the player need not generate it again. */
+export function playRequest(run: PlannedRun, scenario: Scenario | null): Omit<PlayCommand, "type" | "id"> {
   return {
     source: run.source,
-    ...(run.scenario !== undefined ? { scenario: run.scenario as unknown as Record<string, unknown> } : {}),
+    ...(scenario !== null ? { scenario: scenario as unknown as Record<string, unknown> } : {}),
     ...(run.home !== undefined ? { home: run.home } : {}),
     ...(run.storePath !== undefined ? { storePath: run.storePath } : {}),
     ...(run.compactionTimeoutMs !== undefined ? { compactionTimeoutMs: run.compactionTimeoutMs } : {}),
   };
 }
 
-/** The scenario the checks read beside the trace: the given one, or the catalogue's, built here. */
-function scenarioOf(run: PlannedRun): Scenario | null {
+/** The scenario played and read by the checks beside its trace: the given one, or the catalogue's, built here. */
+export function scenarioOf(run: PlannedRun): Scenario | null {
   if (run.source.kind !== "scenario") return null;
-  return run.scenario ?? buildScenario(run.source.name, run.source.seed);
+  if (run.scenario !== undefined) return run.scenario;
+  try {
+    return buildScenario(run.source.name, run.source.seed);
+  } catch {
+    return null; // not the catalogue's: the player says so as the run's error
+  }
 }
 
 function playerError(label: string, message: string): string {

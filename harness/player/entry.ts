@@ -25,15 +25,22 @@ function send(body: string): Promise<void> {
 
 const player = new Player(send, watch);
 const lines: string[] = [];
-let pending = "";
+let pending: string[] = [];
 let wake: (() => void) | null = null;
 let ended = false;
 
 process.stdin.setEncoding("utf8");
+// A command line (a play command carries its scenario, megabytes) arrives in many chunks: the
+// partial line is kept as a list and joined once, when its newline arrives.
 process.stdin.on("data", (chunk: string) => {
-  const parts = (pending + chunk).split("\n");
-  pending = parts.pop() ?? "";
-  lines.push(...parts);
+  let start = 0;
+  for (let newline = chunk.indexOf("\n"); newline >= 0; newline = chunk.indexOf("\n", start)) {
+    pending.push(chunk.slice(start, newline));
+    lines.push(pending.join(""));
+    pending = [];
+    start = newline + 1;
+  }
+  if (start < chunk.length) pending.push(chunk.slice(start));
   wake?.();
 });
 process.stdin.on("end", () => {

@@ -49,7 +49,7 @@ export interface PlayCommand {
   type: "play";
   id: number;
   source: SourceRef;
-  /** A scenario to play instead of the catalogue's (`ctxbench run --scenario FILE`). */
+  /** The scenario to play, built: a file's (`ctxbench run --scenario FILE`) or the catalogue's the parent built for its checks; without it the player builds the catalogue's. */
   scenario?: Record<string, unknown>;
   /** The engine's sandbox for this run (`ctxbench run --home`); default a fresh directory in the plan's sandbox. */
   home?: string;
