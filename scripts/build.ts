@@ -5,11 +5,12 @@
  * a production-only install of a checkout runs its sources through tsx instead.
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isShippedAsset, SOURCE_ROOTS } from "./assets.ts";
+import { sourceFiles, STAMP } from "../bin/built.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = join(ROOT, "dist");
@@ -25,6 +26,9 @@ try {
   throw new Error("TypeScript is not installed: run npm ci first");
 }
 
+// Taken before tsc reads anything: a source changed while the build runs leaves dist/ out of date.
+const startedMs = Date.now();
+const files = sourceFiles(ROOT, SOURCE_ROOTS);
 rmSync(DIST, { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json")], { stdio: "inherit" });
 let copied = 0;
@@ -37,6 +41,8 @@ for (const root of SOURCE_ROOTS) {
     copied += 1;
   }
 }
+// Last, so an interrupted build leaves no stamp: bin/ctxbench.mjs then runs the sources.
+writeFileSync(join(DIST, STAMP), `${JSON.stringify({ startedMs, roots: SOURCE_ROOTS, files })}\n`);
 console.error(`ctxbench: built dist/ (${copied} asset files beside the compiled modules)`);
 
 function* walk(dir: string): Generator<string> {
