@@ -3,7 +3,6 @@ import { disposeEngine } from "../contract/native.ts";
 import { playScenario } from "../host/play.ts";
 import type { Trace } from "../trace/events.ts";
 import { TraceRecorder } from "../trace/recorder.ts";
-import { buildScenario } from "../../scenarios/catalogue/index.ts";
 import type { Scenario } from "../../scenarios/format.ts";
 import { PROBES } from "./probes/index.ts";
 import { standardRecorders } from "./recorders/index.ts";
@@ -74,7 +73,8 @@ async function record(source: SourceRef, engine: PlayableEngine, options: PlaySo
   const recorder = new TraceRecorder();
   const instance = await fresh();
   if (source.kind === "scenario") {
-    const scenario = options.scenario ?? buildScenario(source.name, source.seed);
+    // The pipeline ships every catalogue scenario built, so a player does not load the generators at all.
+    const scenario = options.scenario ?? (await import("../../scenarios/catalogue/index.ts")).buildScenario(source.name, source.seed);
     const { trace } = await playScenario(scenario, instance, {
       home: options.home,
       storePath: options.storePath,

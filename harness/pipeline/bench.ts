@@ -57,7 +57,7 @@ export async function benchStage(options: BenchStageOptions): Promise<BenchStage
     const cwd = join(sandbox, `player-${players++}`);
     mkdirSync(join(cwd, "work"), { recursive: true });
     const plan = { engine: spec, sandbox: join(cwd, "runs"), limits: options.bounds.limits };
-    const connection = options.isolate ? new PlayerProcess({ plan, cwd: join(cwd, "work"), env: playerEnv(options.env), heapMb: options.bounds.heapMb }) : new InProcessPlayer(plan);
+    const connection = options.isolate ? new PlayerProcess({ plan, cwd: join(cwd, "work"), env: playerEnv(options.env), heapMb: options.bounds.heapMb, role: "bench" }) : new InProcessPlayer(plan);
     const ready = await connection.ready(options.bounds.loadTimeoutMs, { at: deadline, message: "did not finish loading the engine before the run's bound (--max-time) struck" });
     if (!ready.ok) {
       connection.kill();

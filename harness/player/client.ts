@@ -8,7 +8,7 @@ import { GroupCpuWait } from "./cpu-wait.ts";
 import { IntrinsicsWatch } from "./integrity.ts";
 import "./loaders/index.ts";
 import { Player } from "./player.ts";
-import { playerArguments } from "./locate.ts";
+import { playerArguments, type PlayerRole } from "./locate.ts";
 import { StreamCapture, type CapturedStream } from "./output.ts";
 import { asPlayerMessage, PLAYER_PROTOCOL_VERSION, ProtocolError, type Command, type IntegrityFinding, type PlayCommand, type PlayerMessage, type PlayerPlan, type SourceStats } from "./protocol.ts";
 
@@ -59,6 +59,8 @@ export interface PlayerProcessOptions {
   outputCapChars?: number;
   /** The program the player runs (default harness/player/entry); tests give a misbehaving one. */
   entry?: string;
+  /** "bench" for a player given bench commands (default "play": it only plays runs). */
+  role?: PlayerRole;
 }
 
 const CLOSE_GRACE_MS = 2_000;
@@ -333,7 +335,7 @@ export class PlayerProcess extends SessionConnection {
     this.#stdout = new StreamCapture(cap);
     this.#stderr = new StreamCapture(cap);
     const secret = newSecret();
-    const program = options.entry === undefined ? playerArguments() : ["--import", import.meta.resolve("tsx"), options.entry];
+    const program = options.entry === undefined ? playerArguments(options.role) : ["--import", import.meta.resolve("tsx"), options.entry];
     this.#child = spawn(process.execPath, [`--max-old-space-size=${options.heapMb}`, ...program], {
       cwd: options.cwd,
       env: options.env,

@@ -6,6 +6,11 @@ import { frameLine } from "./frames.ts";
 import { Player } from "./player.ts";
 import { asCommand } from "./protocol.ts";
 import "./loaders/index.ts";
+import { BENCH_ROLE_FLAG } from "./locate.ts";
+
+// The bench suites are the harness's code too: a bench player loads them before any engine code
+// (a playing player never needs them, and saves loading them).
+if (process.argv.includes(BENCH_ROLE_FLAG)) await import("./bench.ts");
 
 // Before any engine code: the intrinsics as they are now, and the frame channel's own functions.
 const watch = new IntrinsicsWatch();

@@ -5,6 +5,10 @@ import { nodeArgumentsFor, siblingModule } from "../util/module-file.ts";
  * extension (`entry.ts` from the sources, through tsx; `entry.js` compiled). A compiled player
  * registers tsx itself when a TypeScript plugin is first loaded.
  */
-export function playerArguments(): string[] {
-  return nodeArgumentsFor(siblingModule(import.meta.url, "./entry"));
+export function playerArguments(role: PlayerRole = "play"): string[] {
+  return [...nodeArgumentsFor(siblingModule(import.meta.url, "./entry")), ...(role === "bench" ? [BENCH_ROLE_FLAG] : [])];
 }
+
+/** A bench player runs bench suites too: it loads them at start, before any engine code, as it loads everything else. */
+export type PlayerRole = "play" | "bench";
+export const BENCH_ROLE_FLAG = "--bench";

@@ -8,7 +8,6 @@ import { IntrinsicsWatch } from "./integrity.ts";
 import { loadPlannedEngine, type PlayerEngine } from "./load.ts";
 import { EngineLoadFailure } from "./loaders/index.ts";
 import { PLAYER_PROTOCOL_VERSION, type Command, type IntegrityFinding, type PlayCommand, type PlayerMessage, type PlayerPlan } from "./protocol.ts";
-import { runBenchCommand } from "./bench.ts";
 
 /** Where a player's messages go: the authenticated frame channel, or the parent's own handler in-process. */
 export type SendBody = (body: string) => Promise<void>;
@@ -38,9 +37,12 @@ export class Player {
       case "play":
         await this.#play(command);
         return true;
-      case "bench":
+      case "bench": {
+        // Loaded on demand: a player that only plays never loads the suites (a bench player loaded them at start, before the engine).
+        const { runBenchCommand } = await import("./bench.ts");
         await this.#message({ type: "bench-result", id: command.id, suite: command.suite, ...(await runBenchCommand(command.suite, command.options, this.#engine, this.#requirePlan().sandbox)) });
         return true;
+      }
       case "bye":
         await this.#message({ type: "closing" });
         return false;
