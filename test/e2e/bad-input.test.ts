@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { CHECKS } from "../../harness/conformance/checks/index.ts";
 import { collectRunInfo } from "../../harness/result/index.ts";
 import { certificationOf, checkSetDigest, RESULT_SCHEMA_VERSION, type CheckResult, type ResultJson } from "../../harness/result/index.ts";
-import { ctxbench as runCli, REPO } from "./support.ts";
+import { CONTRACT_MODULE, ctxbench as runCli, REPO } from "./support.ts";
 
 /**
  * The fault suite for inputs: each row is a bad input to one command, run as a process. Every
@@ -54,7 +54,7 @@ function throwingNamePlugin(): string {
   const root = join(work, `${counter++}-plugins`);
   mkdirSync(join(root, "badname"), { recursive: true });
   writeFileSync(join(root, "badname/plugin.yaml"), "name: badname\ndescription: its name getter throws\nversion: 0.1.0\n");
-  const contract = pathToFileURL(join(REPO, "harness/contract/context-engine.ts")).href;
+  const contract = pathToFileURL(CONTRACT_MODULE).href;
   writeFileSync(
     join(root, "badname/index.mjs"),
     `import { ContextEngine } from ${JSON.stringify(contract)};

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { junitSchemaErrors } from "../../reports/fixtures/junit-schema.ts";
 import { parseXml, type XmlElement } from "../../reports/xml-parse.ts";
 import { parseResult } from "../../harness/result/index.ts";
+import { CONTRACT_MODULE } from "./support.ts";
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -34,7 +35,7 @@ function brokenPlugin(root: string): string {
   writeFileSync(join(directory, "plugin.yaml"), "name: broken\ndescription: should_compress needs its argument\nversion: 1.0.0\n");
   writeFileSync(
     join(directory, "index.mjs"),
-    `import { ContextEngine } from ${JSON.stringify(join(REPO, "harness/contract/context-engine.ts"))};
+    `import { ContextEngine } from ${JSON.stringify(CONTRACT_MODULE)};
 export class BrokenEngine extends ContextEngine {
   name = "broken";
   update_from_response(usage) { this.last_prompt_tokens = usage.prompt_tokens; this.last_completion_tokens = usage.completion_tokens; this.last_total_tokens = usage.total_tokens; }
@@ -53,7 +54,7 @@ function misbehavingPlugin(root: string, name: string, body: string): string {
   writeFileSync(join(directory, "plugin.yaml"), `name: ${name}\ndescription: compress misbehaves\nversion: 1.0.0\n`);
   writeFileSync(
     join(directory, "index.mjs"),
-    `import { ContextEngine } from ${JSON.stringify(join(REPO, "harness/contract/context-engine.ts"))};
+    `import { ContextEngine } from ${JSON.stringify(CONTRACT_MODULE)};
 export class MisbehavingEngine extends ContextEngine {
   name = ${JSON.stringify(name)};
   update_from_response(usage) { this.last_prompt_tokens = usage.prompt_tokens; this.last_completion_tokens = usage.completion_tokens; this.last_total_tokens = usage.total_tokens; }

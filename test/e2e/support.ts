@@ -1,9 +1,17 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { builtFromCurrentSources } from "../../bin/built.mjs";
 
 /** The checkout under test. */
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
+
+/**
+ * The engine contract module of the ctxbench under test, for a JavaScript plugin outside the
+ * package to import by path: compiled when bin/ctxbench.mjs runs dist/ (a plain-Node player loads
+ * a JavaScript plugin without a TypeScript loader), else the source.
+ */
+export const CONTRACT_MODULE = builtFromCurrentSources(REPO) ? join(REPO, "dist/harness/contract/context-engine.js") : join(REPO, "harness/contract/context-engine.ts");
 
 export interface CliOutcome {
   code: number;
