@@ -43,7 +43,11 @@ function strings(value: unknown, out: string[] = []): string[] {
 /** Each session's own text in a run: the scenario's script per session, or the probe's inputs per session. */
 function ownText(run: CheckRun): Map<string, string[]> {
   const own = new Map<string, string[]>();
-  const add = (session: string, value: unknown) => own.set(session, [...(own.get(session) ?? []), ...strings(value)]);
+  const add = (session: string, value: unknown) => {
+    let texts = own.get(session);
+    if (texts === undefined) own.set(session, (texts = []));
+    strings(value, texts);
+  };
   if (run.scenario !== null) {
     for (const session of run.scenario.sessions) {
       add(session.id, session.systemPrompt);
@@ -133,7 +137,8 @@ function searchLeaks(run: CheckRun): LeakSearch {
   const owners = new Map<string, Set<string>>();
   const own = ownText(run);
   for (const [session, texts] of own) {
-    for (const text of texts) for (const shingle of shingles(text)) owners.set(shingle, (owners.get(shingle) ?? new Set()).add(root(session)));
+    // A session's inputs repeat the same messages call after call: each distinct text is cut into shingles once.
+    for (const text of new Set(texts)) for (const shingle of shingles(text)) owners.set(shingle, (owners.get(shingle) ?? new Set()).add(root(session)));
   }
   const planted = canaries(run);
   const leaks: Leak[] = [];
