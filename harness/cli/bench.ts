@@ -1,7 +1,6 @@
 import { cpus } from "node:os";
-import { resolve } from "node:path";
 import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
-import { findRegressions, loadBaseline, saveBaseline } from "../bench/baseline.ts";
+import { baselinePath, findRegressions, loadBaseline, saveBaseline } from "../bench/baseline.ts";
 import { availableSuites } from "../bench/registry.ts";
 import { benchStage } from "../pipeline/bench.ts";
 import { defaultBounds } from "../pipeline/bounds.ts";
@@ -14,6 +13,7 @@ import { publishResult } from "../../reports/index.ts";
 import { collectRunInfo, RESULT_SCHEMA_VERSION, type ResultJson } from "../result/index.ts";
 import { NegativeVerdict } from "../util/errors.ts";
 import { wantsColor, type CliIo } from "./io.ts";
+import { prepareOutputDirectory, prepareOutputFile, removeCreated } from "./output-paths.ts";
 import { boundOptions, enginesSelection, maxTimeOf, pythonRuntimeOf, quietOption, seedOf, seedOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
 
@@ -51,6 +51,19 @@ export function benchCommand(io: CliIo): CommandModule<object, BenchArgs> {
 }
 
 async function bench(io: CliIo, args: BenchArgs): Promise<void> {
+  // Everything the run writes is checked (and made) before a suite runs: a bad --out or baseline name is one line, not a lost run.
+  const baseline = args.baseline !== undefined ? loadBaseline(io.cwd, args.baseline) : null;
+  const saved = args["save-baseline"] === undefined ? null : prepareOutputFile("--save-baseline", baselinePath(io.cwd, args["save-baseline"]), io.cwd);
+  const out = args.out === undefined ? null : prepareOutputDirectory("--out", args.out, io.cwd);
+  try {
+    await benchInto(io, args, baseline, out?.path ?? null);
+  } catch (error) {
+    if (!(error instanceof NegativeVerdict)) removeCreated([...(saved?.created ?? []), ...(out?.created ?? [])]);
+    throw error;
+  }
+}
+
+async function benchInto(io: CliIo, args: BenchArgs, baseline: ReturnType<typeof loadBaseline> | null, outDir: string | null): Promise<void> {
   const seed = seedOf(args.seed) ?? 1;
   const pluginDirs = args.plugins ?? [];
   const suites = args.suite && args.suite.length > 0 ? [...new Set(args.suite)] : availableSuites();
@@ -62,7 +75,6 @@ async function bench(io: CliIo, args: BenchArgs): Promise<void> {
     for (const notice of selection.notices) io.stderr(`note: ${notice}\n`);
     specs.push(selection.spec);
   }
-  const baseline = args.baseline !== undefined ? loadBaseline(io.cwd, args.baseline) : null;
   const progress = createProgress(io, { quiet: args.quiet });
   const run = await benchStage({
     engines: specs,
@@ -87,7 +99,7 @@ async function bench(io: CliIo, args: BenchArgs): Promise<void> {
   const written = await publishResult(result, io, {
     format: args.json ? "json" : "terminal",
     color: wantsColor(io),
-    out: args.out === undefined ? null : resolve(io.cwd, args.out),
+    out: outDir,
     title: "ctxbench benchmarks",
     environment: false,
   });

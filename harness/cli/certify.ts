@@ -1,10 +1,11 @@
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
 import { certifyEngine } from "../pipeline/certify.ts";
 import { writeRepros } from "../pipeline/repro.ts";
 import { publishResult, reportFormats } from "../../reports/index.ts";
 import { NegativeVerdict } from "../util/errors.ts";
 import { wantsColor, type CliIo } from "./io.ts";
+import { prepareOutputDirectory, removeCreated } from "./output-paths.ts";
 import { boundOptions, boundsOf, checksOption, engineRequestOf, engineSelection, quietOption, seedOption, seedsOf, seedsOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
 
@@ -48,7 +49,18 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
 
 async function certify(io: CliIo, args: CertifyArgs): Promise<void> {
   const seeds = seedsOf(args.seed, args.seeds);
-  const reproDir = args.out !== undefined ? join(resolve(io.cwd, args.out), "repro") : join(io.cwd, "ctxbench-repro");
+  // --out is checked (and made) before the engine runs: a bad path is one line, not a lost certification.
+  const out = args.out === undefined ? null : prepareOutputDirectory("--out", args.out, io.cwd);
+  try {
+    await certifyInto(io, args, seeds, out?.path ?? null);
+  } catch (error) {
+    if (out !== null && !(error instanceof NegativeVerdict)) removeCreated(out.created);
+    throw error;
+  }
+}
+
+async function certifyInto(io: CliIo, args: CertifyArgs, seeds: number[] | undefined, outDir: string | null): Promise<void> {
+  const reproDir = outDir !== null ? join(outDir, "repro") : join(io.cwd, "ctxbench-repro");
   const summaryFile = io.env["GITHUB_STEP_SUMMARY"];
   const progress = createProgress(io, { quiet: args.quiet });
   const outcome = await certifyEngine({
@@ -62,7 +74,7 @@ async function certify(io: CliIo, args: CertifyArgs): Promise<void> {
     bounds: boundsOf(args),
     isolate: args.isolate,
     env: io.env,
-    outputs: [reproDir, ...(args.out !== undefined ? [resolve(io.cwd, args.out)] : []), ...(summaryFile ? [summaryFile] : [])],
+    outputs: [reproDir, ...(outDir !== null ? [outDir] : []), ...(summaryFile ? [summaryFile] : [])],
     onProgress: (line) => progress.step(line),
   });
   for (const notice of outcome.notices) io.stderr(`note: ${notice}\n`);
@@ -74,7 +86,7 @@ async function certify(io: CliIo, args: CertifyArgs): Promise<void> {
   await publishResult(outcome.result, io, {
     format: args.format,
     color: wantsColor(io),
-    out: args.out === undefined ? null : resolve(io.cwd, args.out),
+    out: outDir,
     title: `ctxbench certify: ${name}`,
     environment: true,
   });

@@ -5,6 +5,7 @@ import { compareEngines } from "../pipeline/compare.ts";
 import { publishResult, reportFormats } from "../../reports/index.ts";
 import { UsageError } from "../util/errors.ts";
 import { wantsColor, type CliIo } from "./io.ts";
+import { prepareOutputDirectory, removeCreated } from "./output-paths.ts";
 import { boundOptions, boundsOf, checksOption, enginesSelection, pythonRuntimeOf, quietOption, seedOf, seedOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
 
@@ -39,34 +40,41 @@ export function compareCommand(io: CliIo): CommandModule<object, CompareArgs> {
     handler: async (args) => {
       const seed = seedOf(args.seed);
       if (!args.bench && !args.certify) throw new UsageError("--no-bench and --no-certify together leave nothing to compare");
-      const out = args.out === undefined ? null : resolve(io.cwd, args.out);
-      const progress = createProgress(io, { quiet: args.quiet });
-      const outcome = await compareEngines({
-        cwd: io.cwd,
-        ...(args.engine !== undefined ? { engines: args.engine } : {}),
-        pluginDirs: args.plugins ?? [],
-        ...pythonRuntimeOf(args),
-        suites: args.bench ? (args.suite ?? availableSuites()) : [],
-        certify: args.certify,
-        ...(args.checks !== undefined ? { checks: args.checks } : {}),
-        ...(seed !== undefined ? { seed } : {}),
-        quick: args.quick,
-        bounds: boundsOf(args),
-        isolate: args.isolate,
-        env: io.env,
-        outputs: out === null ? [] : [out],
-        onProgress: (line) => progress.step(line),
-      });
-      for (const notice of outcome.notices) io.stderr(`note: ${notice}\n`);
-      const written = await publishResult(outcome.result, io, {
-        format: args.format,
-        color: wantsColor(io),
-        stdoutTitle: "ctxbench: engines compared",
-        out,
-        title: "ctxbench: engines compared",
-        environment: false,
-      });
-      if (out !== null) progress.step(`wrote ${written.length} reports to ${out}`);
+      // --out is checked (and made) before any engine runs.
+      const prepared = args.out === undefined ? null : prepareOutputDirectory("--out", args.out, io.cwd);
+      const out = prepared?.path ?? null;
+      try {
+        const progress = createProgress(io, { quiet: args.quiet });
+        const outcome = await compareEngines({
+          cwd: io.cwd,
+          ...(args.engine !== undefined ? { engines: args.engine } : {}),
+          pluginDirs: args.plugins ?? [],
+          ...pythonRuntimeOf(args),
+          suites: args.bench ? (args.suite ?? availableSuites()) : [],
+          certify: args.certify,
+          ...(args.checks !== undefined ? { checks: args.checks } : {}),
+          ...(seed !== undefined ? { seed } : {}),
+          quick: args.quick,
+          bounds: boundsOf(args),
+          isolate: args.isolate,
+          env: io.env,
+          outputs: out === null ? [] : [out],
+          onProgress: (line) => progress.step(line),
+        });
+        for (const notice of outcome.notices) io.stderr(`note: ${notice}\n`);
+        const written = await publishResult(outcome.result, io, {
+          format: args.format,
+          color: wantsColor(io),
+          stdoutTitle: "ctxbench: engines compared",
+          out,
+          title: "ctxbench: engines compared",
+          environment: false,
+        });
+        if (out !== null) progress.step(`wrote ${written.length} reports to ${out}`);
+      } catch (error) {
+        if (prepared !== null) removeCreated(prepared.created);
+        throw error;
+      }
     },
   };
 }

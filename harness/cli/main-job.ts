@@ -7,6 +7,7 @@ import { publicFields, renderEnginesTable } from "./engines.ts";
 import { reporters, writeAllReports } from "../../reports/index.ts";
 import { NegativeVerdict } from "../util/errors.ts";
 import { wantsColor, type CliIo } from "./io.ts";
+import { prepareOutputDirectory } from "./output-paths.ts";
 import { boundOptions, boundsOf, maxTimeOption, quietOption, seedOf, seedOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
 
@@ -123,6 +124,8 @@ export function mainJobCommand(io: CliIo): CommandModule<object, MainArgs> {
     builder: (yargs: Argv) => yargs.options(mainOptions),
     handler: async (args) => {
       const steps = args.step;
+      // The report directory is checked (and made) before three engines are certified and benchmarked.
+      prepareOutputDirectory("--out", args.out, io.cwd);
       await runMainJob(
         {
           io,

@@ -3,13 +3,14 @@ import { DEFAULT_RUN_TIMEOUT_MS } from "../conformance/runner.ts";
 import { DEFAULT_MAX_TIME_MS } from "../pipeline/bounds.ts";
 import type { EngineRequest } from "../pipeline/plan.ts";
 import { UsageError } from "../util/errors.ts";
+import { parseName, parseNumber, parseSeed, parseTimerMs, TIMER_MAX_MS } from "./option-values.ts";
 
 // Every option more than one command shares, declared once. A command spreads the groups it
 // takes into its own `options` object, so yargs infers the handler's argument types from them.
 
 /** Selecting one engine (certify, run). */
 export const engineSelection = {
-  engine: { type: "string", describe: 'Engine to use; overrides context.engine of config.yaml (default "compressor"); bundled:NAME names the bundled engine when a plugin of yours has its name' },
+  engine: { type: "string", coerce: (raw: unknown) => parseName("--engine", raw), describe: 'Engine to use; overrides context.engine of config.yaml (default "compressor"); bundled:NAME names the bundled engine when a plugin of yours has its name' },
   plugins: { type: "string", array: true, describe: "Another directory holding plugin directories (repeatable)" },
   "plugin-module": { type: "string", describe: "A general plugin whose register(ctx) may call ctx.register_context_engine()" },
   config: { type: "string", describe: "The config.yaml to read context.engine from (default ./config.yaml)" },
@@ -22,7 +23,7 @@ export const engineSelection = {
 
 /** Selecting several engines (compare, bench). */
 export const enginesSelection = {
-  engine: { type: "string", array: true, describe: "Engine to use (repeatable; default: every bundled engine); bundled:NAME names the bundled engine when a plugin of yours has its name" },
+  engine: { type: "string", array: true, coerce: (raw: unknown) => (Array.isArray(raw) ? raw : [raw]).map((value) => parseName("--engine", value)), describe: "Engine to use (repeatable; default: every bundled engine); bundled:NAME names the bundled engine when a plugin of yours has its name" },
   plugins: engineSelection.plugins,
   python: engineSelection.python,
   "hermes-agent": engineSelection["hermes-agent"],
@@ -34,7 +35,7 @@ export const checksOption = {
 } as const satisfies Record<string, Options>;
 
 export const seedOption = {
-  seed: { type: "number", describe: "Seed of every scenario, probe and generated transcript (default 1)" },
+  seed: { type: "string", coerce: (raw: unknown) => parseSeed("--seed", raw), describe: "Seed of every scenario, probe and generated transcript (default 1)" },
 } as const satisfies Record<string, Options>;
 
 /** Several seeds in one certification: every scenario and probe is played under each. */
@@ -44,11 +45,16 @@ export const seedsOption = {
 
 /** `--max-time`, with the default of the command (the main job certifies and benchmarks every engine). */
 export const maxTimeOption = (defaultSeconds: number) =>
-  ({ type: "number", default: defaultSeconds, describe: "Limit of the whole run in seconds; what finished is reported, the rest times out" }) as const satisfies Options;
+  ({
+    type: "string",
+    default: defaultSeconds,
+    coerce: (raw: unknown) => parseNumber("--max-time", raw, { above: 0, max: Math.floor(TIMER_MAX_MS / 1000) }),
+    describe: "Limit of the whole run in seconds; what finished is reported, the rest times out",
+  }) as const satisfies Options;
 
 /** The bounds the parent enforces on the players (certify, compare, bench, run). */
 export const boundOptions = {
-  timeout: { type: "number", default: DEFAULT_RUN_TIMEOUT_MS, describe: "Limit of one scenario or probe run in ms of the player's own time (time spent waiting for a CPU other processes hold does not count); its checks time out with it" },
+  timeout: { type: "string", default: DEFAULT_RUN_TIMEOUT_MS, coerce: (raw: unknown) => parseTimerMs("--timeout", raw), describe: "Limit of one scenario or probe run in ms of the player's own time (time spent waiting for a CPU other processes hold does not count); its checks time out with it" },
   "max-time": maxTimeOption(DEFAULT_MAX_TIME_MS / 1000),
   isolate: {
     type: "boolean",
@@ -61,9 +67,8 @@ export const quietOption = {
   quiet: { type: "boolean", default: false, describe: "No progress lines (also quiet when CI=true or not on a terminal)" },
 } as const satisfies Record<string, Options>;
 
-/** A seed given on the command line, checked. */
+/** A seed given on the command line (range-checked when parsed, see option-values.ts). */
 export function seedOf(seed: number | undefined): number | undefined {
-  if (seed !== undefined && !Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer, got ${seed}`);
   return seed;
 }
 
@@ -79,19 +84,15 @@ export function seedsOf(seed: number | undefined, seeds: string | undefined): nu
   return [...new Set(words.map(Number))];
 }
 
-/** The bounds given on the command line, in the pipeline's units. */
+/** The bounds given on the command line, in the pipeline's units (range-checked when parsed). */
 export function boundsOf(args: { timeout: number; "max-time": number }): { timeoutMs: number; maxTimeMs: number } {
-  if (!(args.timeout >= 1) || args.timeout > TIMER_LIMIT_MS) throw new UsageError(`--timeout must be a positive number of ms up to ${TIMER_LIMIT_MS}, got ${args.timeout}`);
   return { timeoutMs: args.timeout, maxTimeMs: maxTimeOf(args["max-time"]) };
 }
 
-/** `--max-time` in ms, checked (a timer longer than Node's limit would fire at once). */
+/** `--max-time` in ms. */
 export function maxTimeOf(seconds: number): number {
-  if (!(seconds > 0) || seconds * 1000 > TIMER_LIMIT_MS) throw new UsageError(`--max-time must be a positive number of seconds up to ${Math.floor(TIMER_LIMIT_MS / 1000)}, got ${seconds}`);
   return Math.max(1, Math.round(seconds * 1000));
 }
-
-const TIMER_LIMIT_MS = 2 ** 31 - 1;
 
 /** `--python` and `--hermes-agent`, as the pipeline takes them. */
 export function pythonRuntimeOf(args: { python?: string | undefined; "hermes-agent"?: string | undefined }): { python?: string; hermesAgent?: string } {

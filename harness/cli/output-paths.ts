@@ -99,4 +99,4 @@ export function removeCreated(created: readonly string[]): void {
   for (const directory of [...created].reverse()) rmSync(directory, { recursive: true, force: true });
 }
 
-export { writeFilesAtomically, type OutputFile } from "../util/write-files.ts";
+export { writeFilesAtomically, writeFileThrough, type OutputFile } from "../util/write-files.ts";

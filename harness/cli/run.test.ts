@@ -29,9 +29,9 @@ describe("ctxbench run", () => {
     writeFileSync(join(dir, "broken.json"), '{"formatVersion": 1}');
     const cases: Array<[string[], RegExp]> = [
       [["--scenario", FIXTURE, "--home", "used"], /already holds a session store/],
-      [["--scenario", FIXTURE, "--seed", "1.5"], /--seed must be an integer/],
+      [["--scenario", FIXTURE, "--seed", "1.5"], /--seed must be a whole number, got "1\.5"/],
       [["--scenario", "broken.json"], /broken\.json/],
-      [["--scenario", FIXTURE, "--compaction-timeout", "0"], /--compaction-timeout must be a positive number/],
+      [["--scenario", FIXTURE, "--compaction-timeout", "0"], /--compaction-timeout must be a whole number of milliseconds from 1 to/],
     ];
     for (const [args, message] of cases) {
       const io = memoryIo(dir);

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
 import { PROBES } from "../conformance/probes/index.ts";
 import type { SourceRef } from "../conformance/sources.ts";
@@ -15,6 +15,8 @@ import type { Trace } from "../trace/events.ts";
 import { DEFAULT_SEED, scenarioFromArgument, type Scenario } from "../../scenarios/index.ts";
 import { NegativeVerdict, UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
+import { parseTimerMs } from "./option-values.ts";
+import { prepareOutputDirectory, prepareOutputFile, removeCreated, writeFileThrough } from "./output-paths.ts";
 import { boundOptions, engineRequestOf, engineSelection, maxTimeOf, seedOf, seedOption } from "./options.ts";
 
 const runOptions = {
@@ -26,7 +28,7 @@ const runOptions = {
   probe: { type: "string", choices: [...PROBES.keys()].sort(), describe: "A conformance probe to run instead of a scenario (what a failing check's repro replays)" },
   trace: { type: "string", describe: 'Where to write the trace, one event per line (default <scenario>.trace.jsonl; a path ending in .gz is gzip-compressed; --trace=- for stdout)' },
   home: { type: "string", describe: "Keep the run's directory here: the session store (sessions.db) and the engine's sandbox (engine/); default a temporary one, removed afterwards" },
-  "compaction-timeout": { type: "number", describe: "Host timeout of one compaction pass in ms (default: the scenario's, else 120000)" },
+  "compaction-timeout": { type: "string", coerce: (raw: unknown) => parseTimerMs("--compaction-timeout", raw), describe: "Host timeout of one compaction pass in ms (default: the scenario's, else 120000)" },
   json: { type: "boolean", default: false, describe: "Print the run summary as JSON" },
 } as const;
 
@@ -52,61 +54,64 @@ async function run(io: CliIo, args: RunArgs): Promise<void> {
   const seed = seedOf(args.seed);
   if ((args.scenario === undefined) === (args.probe === undefined)) throw new UsageError("name exactly one of --scenario and --probe");
   const scenario = args.scenario === undefined ? null : resolveScenario(io, args.scenario, seed);
-  const compactionTimeoutMs = positiveOption("--compaction-timeout", args["compaction-timeout"]);
+  const compactionTimeoutMs = args["compaction-timeout"];
   const maxTimeMs = maxTimeOf(args["max-time"]);
-  const selection = await selectEngine(selectOptions({ cwd: io.cwd, ...engineRequestOf(args) }));
-  for (const notice of selection.notices) io.stderr(`note: ${notice}\n`);
-  const kept = args.home === undefined ? null : resolve(io.cwd, args.home);
-  if (kept !== null && existsSync(join(kept, "sessions.db"))) throw new UsageError(`${kept} already holds a session store (sessions.db); give --home an empty or new directory`);
-  const sandbox = mkdtempSync(join(tmpdir(), "ctxbench-run-"));
-  const home = kept ?? join(sandbox, "run");
-  mkdirSync(join(home, "engine"), { recursive: true });
-  const source: SourceRef = scenario !== null ? { kind: "scenario", name: scenario.name, seed: scenario.seed } : { kind: "probe", name: args.probe!, seed: seed ?? DEFAULT_SEED };
-  const planned: PlannedRun = {
-    source,
-    ...(scenario !== null ? { scenario } : {}),
-    home: join(home, "engine"),
-    storePath: join(home, "sessions.db"),
-    ...(compactionTimeoutMs !== undefined ? { compactionTimeoutMs } : {}),
-  };
-  let trace: Trace;
-  let engineName: string;
-  try {
-    const stage = await runStage({ spec: selection.spec, runs: [planned], bounds: defaultBounds({ maxTimeMs, timeoutMs: maxTimeMs, players: 1 }), isolate: args.isolate, sandbox, env: playerEnv(io.env) });
-    for (const notice of stage.engine.notices) io.stderr(`note: ${notice}\n`);
-    const printed = outputSummary(stage.output);
-    if (printed !== null) io.stderr(`note: ${printed}\n`);
-    const outcome = stage.outcomes.values().next().value!;
-    if (!outcome.ok) throw new NegativeVerdict(`${outcome.message}; no trace was written`);
-    trace = outcome.trace;
-    engineName = stage.engine.name;
-  } finally {
-    rmSync(sandbox, { recursive: true, force: true });
-  }
-  const stem = scenario !== null ? safeFileStem(scenario.name) : `probe-${safeFileStem(source.name)}`;
+  // Where the run writes is checked (and made) before anything runs: a bad --home or --trace is one line, not a lost run.
+  const stem = scenario !== null ? safeFileStem(scenario.name) : `probe-${safeFileStem(args.probe!)}`;
   const target = args.trace ?? `${stem}.trace.jsonl`;
-  let tracePath: string | null = null;
-  if (target === "-") {
-    streamTrace(trace, io.stdout);
-  } else {
-    tracePath = resolve(io.cwd, target);
-    mkdirSync(dirname(tracePath), { recursive: true });
-    writeTraceFile(tracePath, trace);
+  const traceOut = target === "-" ? null : prepareOutputFile("--trace", target, io.cwd);
+  const homeOut = args.home === undefined ? null : prepareOutputDirectory("--home", args.home, io.cwd);
+  const kept = homeOut === null ? null : homeOut.path;
+  if (kept !== null && existsSync(join(kept, "sessions.db"))) throw new UsageError(`${kept} already holds a session store (sessions.db); give --home an empty or new directory`);
+  const created = [...(traceOut?.created ?? []), ...(homeOut?.created ?? [])];
+  try {
+    const selection = await selectEngine(selectOptions({ cwd: io.cwd, ...engineRequestOf(args) }));
+    for (const notice of selection.notices) io.stderr(`note: ${notice}\n`);
+    const sandbox = mkdtempSync(join(tmpdir(), "ctxbench-run-"));
+    const home = kept ?? join(sandbox, "run");
+    mkdirSync(join(home, "engine"), { recursive: true });
+    const source: SourceRef = scenario !== null ? { kind: "scenario", name: scenario.name, seed: scenario.seed } : { kind: "probe", name: args.probe!, seed: seed ?? DEFAULT_SEED };
+    const planned: PlannedRun = {
+      source,
+      ...(scenario !== null ? { scenario } : {}),
+      home: join(home, "engine"),
+      storePath: join(home, "sessions.db"),
+      ...(compactionTimeoutMs !== undefined ? { compactionTimeoutMs } : {}),
+    };
+    let trace: Trace;
+    let engineName: string;
+    try {
+      const stage = await runStage({ spec: selection.spec, runs: [planned], bounds: defaultBounds({ maxTimeMs, timeoutMs: maxTimeMs, players: 1 }), isolate: args.isolate, sandbox, env: playerEnv(io.env) });
+      for (const notice of stage.engine.notices) io.stderr(`note: ${notice}\n`);
+      const printed = outputSummary(stage.output);
+      if (printed !== null) io.stderr(`note: ${printed}\n`);
+      const outcome = stage.outcomes.values().next().value!;
+      if (!outcome.ok) throw new NegativeVerdict(`${outcome.message}; no trace was written`);
+      trace = outcome.trace;
+      engineName = stage.engine.name;
+    } finally {
+      rmSync(sandbox, { recursive: true, force: true });
+    }
+    let tracePath: string | null = null;
+    if (traceOut === null) {
+      streamTrace(trace, io.stdout);
+    } else {
+      tracePath = traceOut.path;
+      writeFileThrough(tracePath, (path) => writeTraceFile(path, trace));
+    }
+    const summary = summarize(trace, { scenario: scenario?.name ?? `probe:${source.name}`, seed: source.seed, engine: engineName, trace: tracePath });
+    if (args.json) io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
+    else if (target !== "-") io.stdout(renderSummary(summary));
+    else io.stderr(renderSummary(summary));
+  } catch (error) {
+    // A run that did not finish leaves nothing behind: no trace, no directory it made.
+    removeCreated(created);
+    throw error;
   }
-  const summary = summarize(trace, { scenario: scenario?.name ?? `probe:${source.name}`, seed: source.seed, engine: engineName, trace: tracePath });
-  if (args.json) io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
-  else if (target !== "-") io.stdout(renderSummary(summary));
-  else io.stderr(renderSummary(summary));
 }
 
 function resolveScenario(io: CliIo, value: string, seed: number | undefined): Scenario {
   return scenarioFromArgument(value, io.cwd, seed);
-}
-
-function positiveOption(flag: string, value: number | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`${flag} must be a positive number, got ${value}`);
-  return value;
 }
 
 function safeFileStem(name: string): string {

@@ -62,3 +62,27 @@ function writeAll(path: string, data: string | Uint8Array, flags: "w"): void {
     closeSync(fd);
   }
 }
+
+/**
+ * Writes one file through `write` (which writes the path it is given) under a temporary name
+ * beside the target, ending as the target ends (so a writer that picks its encoding by the name,
+ * like `.gz`, picks the same), then renames it into place: a failure leaves no partial file.
+ */
+export function writeFileThrough(path: string, write: (temporaryPath: string) => void): void {
+  const target = renameTarget(path);
+  if (target === null) {
+    write(path);
+    return;
+  }
+  const name = target.slice(dirname(target).length + 1);
+  const temporary = join(dirname(target), `.${process.pid}.tmp.${name}`);
+  try {
+    write(temporary);
+    renameSync(temporary, target);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    // A file-system refusal (ENOSPC, EACCES, …) is the user's to fix; anything else is not.
+    if (typeof (error as NodeJS.ErrnoException).code === "string") throw new UsageError(`cannot write ${path} (${code(error)})`);
+    throw error;
+  }
+}

@@ -301,6 +301,77 @@ const ROWS: Row[] = [
     args: () => ["engines", "list", "--plugins", file("e-file", "x")],
     stderr: /e-file: plugin directory does not exist$/,
   },
+
+  ...(
+    [
+      ["certify", ["certify", "--engine", "truncate", "--checks", "ABC-2"]],
+      ["compare", ["compare", "--engine", "truncate", "--no-bench"]],
+      ["bench", ["bench", "--engine", "truncate", "--suite", "throughput", "--quick"]],
+      ["main", ["main", "--quick"]],
+    ] as const
+  ).flatMap(([command, base]): Row[] => [
+    { label: `${command}: --out that is a file, checked before any engine runs`, args: () => [...base, "--out", file("f-file", "x")], stderr: /--out \S+f-file is a file, not a directory$/ },
+    { label: `${command}: --out that is a path under a file`, args: () => [...base, "--out", join(file("g-file", "x"), "out")], stderr: /g-file\/out: \S+g-file is a file, so nothing can be created under it$/ },
+    { label: `${command}: --out that is /proc/self/x`, args: () => [...base, "--out", "/proc/self/x"], stderr: /--out \/proc\/self\/x: cannot create \/proc\/self\/x \(ENOENT\)$/ },
+  ]),
+  ...(
+    [
+      ["certify", ["certify", "--engine", "truncate", "--checks", "ABC-2"]],
+      ["run", ["run", "--engine", "truncate", "--scenario", "basic", "--trace", "never.jsonl"]],
+      ["compare", ["compare", "--engine", "truncate", "--no-bench"]],
+      ["bench", ["bench", "--engine", "truncate", "--suite", "throughput", "--quick"]],
+      ["main", ["main", "--quick", "--out", "never-report"]],
+    ] as const
+  ).flatMap(([command, base]): Row[] => [
+    { label: `${command}: --seed " " (yargs made it 0)`, args: () => [...base, "--seed", " "], stderr: /--seed is blank; give a whole number$/, absent: ["never.jsonl", "never-report"] },
+    { label: `${command}: --seed 1.5`, args: () => [...base, "--seed", "1.5"], stderr: /--seed must be a whole number, got "1\.5"$/, absent: ["never.jsonl", "never-report"] },
+    { label: `${command}: --max-time 0`, args: () => [...base, "--max-time", "0"], stderr: /--max-time must be more than 0, got 0$/, absent: ["never.jsonl", "never-report"] },
+  ]),
+  ...(
+    [
+      ["certify", ["certify", "--engine", "truncate", "--checks", "ABC-2"]],
+      ["compare", ["compare", "--engine", "truncate", "--no-bench"]],
+      ["main", ["main", "--quick", "--out", "never-report"]],
+    ] as const
+  ).map(([command, base]): Row => ({
+    label: `${command}: --timeout 1e10 (Node would fire the timer after 1 ms)`,
+    args: () => [...base, "--timeout", "1e10"],
+    stderr: /--timeout must be a whole number of milliseconds from 1 to 2147483647 .*, got 1e10$/,
+    absent: ["never-report"],
+  })),
+  ...(
+    [
+      ["certify", ["certify", "--checks", "ABC-2"]],
+      ["run", ["run", "--scenario", "basic", "--trace", "never.jsonl"]],
+      ["compare", ["compare", "--no-bench"]],
+      ["bench", ["bench", "--suite", "throughput", "--quick"]],
+    ] as const
+  ).map(([command, base]): Row => ({ label: `${command}: --engine " " (it selected the compressor)`, args: () => [...base, "--engine", " "], stderr: /--engine is blank; give a name$/, absent: ["never.jsonl"] })),
+  {
+    label: "run: --trace that is a directory",
+    args: () => {
+      const dir = join(work, `${counter++}-trace-dir`);
+      mkdirSync(dir);
+      return ["run", "--engine", "truncate", "--scenario", "basic", "--trace", dir];
+    },
+    stderr: /--trace \S+trace-dir is a directory, not a file$/,
+  },
+  { label: "run: --trace under a file", args: () => ["run", "--engine", "truncate", "--scenario", "basic", "--trace", join(file("h-file", "x"), "t.jsonl")], stderr: /h-file\/t\.jsonl: \S+h-file is a file, so nothing can be created under it$/ },
+  { label: "run: --trace under /proc/self/x", args: () => ["run", "--engine", "truncate", "--scenario", "basic", "--trace", "/proc/self/x/t.jsonl"], stderr: /--trace \/proc\/self\/x\/t\.jsonl: cannot create \/proc\/self\/x \(ENOENT\)$/ },
+  { label: "run: --home that is a file", args: () => ["run", "--engine", "truncate", "--scenario", "basic", "--trace", "never.jsonl", "--home", file("i-file", "x")], stderr: /--home \S+i-file is a file, not a directory$/, absent: ["never.jsonl"] },
+  { label: "run: --home that no one may create", args: () => ["run", "--engine", "truncate", "--scenario", "basic", "--trace", "never.jsonl", "--home", "/sys/ctxbench-home"], stderr: /--home \/sys\/ctxbench-home: cannot create \/sys\/ctxbench-home \(E[A-Z]+\)$/, absent: ["never.jsonl"] },
+  {
+    label: "run: --compaction-timeout 1e10",
+    args: () => ["run", "--engine", "truncate", "--scenario", "basic", "--trace", "never.jsonl", "--compaction-timeout", "1e10"],
+    stderr: /--compaction-timeout must be a whole number of milliseconds from 1 to 2147483647 .*, got 1e10$/,
+    absent: ["never.jsonl"],
+  },
+  {
+    label: "bench: --save-baseline with a path in its name, refused before the suites run",
+    args: () => ["bench", "--engine", "truncate", "--suite", "throughput", "--quick", "--save-baseline", "../elsewhere"],
+    stderr: /baseline name "\.\.\/elsewhere" may use only letters, digits, "\.", "_" and "-"$/,
+    absent: [".ctxbench"],
+  },
 ];
 
 describe("bad inputs are exit 2, one line, nothing written (as processes)", () => {
