@@ -36,6 +36,22 @@ describe("the run stage: runs pulled by players, bounded by the parent", () => {
     expect(outcomeOf(stage.outcomes, "identity")).toBe("timeout: probe:identity: not played: the run's bound (--max-time 8 s) struck first");
   });
 
+  it("a bound that strikes while a fresh player loads an engine that loaded before is a timeout of the runs left, not a load error", async () => {
+    // reload-hangs loads in the first player only; the player replacing the one stopped in compress never gets ready.
+    const stage = await runStage({ spec: await spec("reload-hangs"), runs: probes("usage", "compress", "identity"), bounds: defaultBounds({ players: 1, timeoutMs: 1500, maxTimeMs: 12_000 }), isolate: true, sandbox: mkdtempSync(join(sandbox, "reload-")), env: process.env });
+    expect(outcomeOf(stage.outcomes, "usage")).toBe("recorded");
+    expect(outcomeOf(stage.outcomes, "compress")).toMatch(/^timeout: probe:compress did not finish within 1500 ms/);
+    expect(outcomeOf(stage.outcomes, "identity")).toBe("timeout: probe:identity: not played: the run's bound (--max-time 12 s) struck first");
+    expect(stage.playersStarted).toBe(2);
+  });
+
+  it("a fresh player failing to load an engine that loaded before costs the runs left (error), not the verdict", async () => {
+    // Its load bound (10 s) strikes long before the run's: the runs left are errors saying why.
+    const stage = await runStage({ spec: await spec("reload-hangs"), runs: probes("usage", "compress", "identity"), bounds: defaultBounds({ players: 1, timeoutMs: 1500, loadTimeoutMs: 10_000, maxTimeMs: 120_000 }), isolate: true, sandbox: mkdtempSync(join(sandbox, "reload-")), env: process.env });
+    expect(outcomeOf(stage.outcomes, "compress")).toMatch(/^timeout: probe:compress did not finish within 1500 ms/);
+    expect(outcomeOf(stage.outcomes, "identity")).toMatch(/^error: probe:identity: not played: a fresh player could not load the engine again: did not finish loading the engine within 10 s/);
+  });
+
   it("turns an engine that cannot load into one EngineLoadError", async () => {
     const error = await runStage({ spec: await spec("exit-at-import"), runs: probes("usage"), bounds: defaultBounds(), isolate: true, sandbox, env: process.env }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(EngineLoadError);

@@ -70,6 +70,8 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
   let engine: EngineInfo | null = null;
   let started = 0;
   let failure: EngineLoadError | null = null;
+  /** Why a fresh player could not load an engine that an earlier one loaded, when no bound struck. */
+  const reload: { failure: string | null } = { failure: null };
   const live = new Set<PlayerConnection>();
   let struck = false;
   const maxTimer = setTimeout(() => {
@@ -99,7 +101,14 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
     if (!ready.ok || ready.engine === null) {
       await retire(connection, true);
       const late = struck || performance.now() >= deadline;
-      if (failure === null) failure = new EngineLoadError(loadFailureMessage(options.spec, ready.ok ? "loaded no engine" : ready.message, late, bounds));
+      const message = ready.ok ? "loaded no engine" : ready.message;
+      if (engine !== null) {
+        // The engine loaded in an earlier player: a fresh one that does not get ready (the bound
+        // struck while it loaded, or the engine loads only once) costs the runs left, not the verdict.
+        if (!late) reload.failure ??= message;
+        return null;
+      }
+      if (failure === null) failure = new EngineLoadError(loadFailureMessage(options.spec, message, late, bounds));
       return null;
     }
     engine ??= ready.engine;
@@ -154,8 +163,11 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
     for (const connection of live) connection.kill();
   }
   if (failure !== null) throw failure;
+  const boundStruck = struck || performance.now() >= deadline;
   for (const run of queue.splice(0)) {
-    settle(run, { ok: false, outcome: "timeout", message: `${sourceLabel(run.source)}: not played: the run's bound (--max-time ${seconds(bounds.maxTimeMs)}) struck first`, durationMs: 0 });
+    const label = sourceLabel(run.source);
+    if (reload.failure !== null && !boundStruck) settle(run, { ok: false, outcome: "error", message: `${label}: not played: a fresh player could not load the engine again: ${reload.failure.replace(/^the player /, "")}`, durationMs: 0 });
+    else settle(run, { ok: false, outcome: "timeout", message: `${label}: not played: the run's bound (--max-time ${seconds(bounds.maxTimeMs)}) struck first`, durationMs: 0 });
   }
   if (engine === null) throw new EngineLoadError(loadFailureMessage(options.spec, "no player got ready", struck, bounds));
   return {
