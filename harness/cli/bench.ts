@@ -3,7 +3,7 @@ import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
 import { baselinePath, findRegressions, loadBaseline, saveBaseline } from "../bench/baseline.ts";
 import { availableSuites } from "../bench/registry.ts";
 import { benchStage } from "../pipeline/bench.ts";
-import { defaultBounds } from "../pipeline/bounds.ts";
+import { appliedBounds, defaultBounds } from "../pipeline/bounds.ts";
 import { engineNames } from "../pipeline/compare.ts";
 import { outputSummary } from "../pipeline/assemble.ts";
 import { runShapingFlags, shellLine } from "../pipeline/plan.ts";
@@ -76,12 +76,13 @@ async function benchInto(io: CliIo, args: BenchArgs, baseline: ReturnType<typeof
     specs.push(selection.spec);
   }
   const progress = createProgress(io, { quiet: args.quiet });
+  const bounds = defaultBounds({ maxTimeMs: maxTimeOf(args["max-time"]) });
   const run = await benchStage({
     engines: specs,
     suites,
     seed,
     quick: args.quick,
-    bounds: defaultBounds({ maxTimeMs: maxTimeOf(args["max-time"]) }),
+    bounds,
     isolate: args.isolate,
     env: io.env,
     onSuite: (suite, engine) => progress.step(`suite ${suite}${engine === null ? "" : ` (${engine})`}`),
@@ -92,7 +93,7 @@ async function benchInto(io: CliIo, args: BenchArgs, baseline: ReturnType<typeof
   const words = ["ctxbench", "bench", ...suites.flatMap((s) => ["--suite", s]), ...names.flatMap((name) => ["--engine", name]), ...pluginDirs.flatMap((dir) => ["--plugins", dir]), ...(runtime.python !== undefined ? ["--python", runtime.python] : []), ...(runtime.hermesAgent !== undefined ? ["--hermes-agent", runtime.hermesAgent] : []), "--seed", String(seed), ...(args.quick ? ["--quick"] : []), ...(args.baseline !== undefined ? ["--baseline", args.baseline] : []), ...runShapingFlags({ bounds: { maxTimeMs: maxTimeOf(args["max-time"]) }, isolate: args.isolate })];
   const result: ResultJson = {
     schemaVersion: RESULT_SCHEMA_VERSION,
-    runInfo: collectRunInfo({ seed, command: shellLine(words), engines: run.engines.map((engine) => ({ name: engine.name, version: engine.version ?? "unversioned" })), isolation: args.isolate ? "players" : "in-process" }),
+    runInfo: collectRunInfo({ seed, command: shellLine(words), engines: run.engines.map((engine) => ({ name: engine.name, version: engine.version ?? "unversioned" })), isolation: args.isolate ? "players" : "in-process", bounds: appliedBounds(bounds, { runs: false, suites: true }) }),
     certifications: [],
     benchmarks: run.benchmarks,
   };

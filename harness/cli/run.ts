@@ -4,7 +4,8 @@ import { join } from "node:path";
 import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
 import { PROBES } from "../conformance/probes/index.ts";
 import type { SourceRef } from "../conformance/sources.ts";
-import { defaultBounds } from "../pipeline/bounds.ts";
+import { appliedBounds, defaultBounds } from "../pipeline/bounds.ts";
+import type { RunBounds } from "../result/index.ts";
 import { outputSummary } from "../pipeline/assemble.ts";
 import { playerEnv } from "../pipeline/env.ts";
 import { selectOptions } from "../pipeline/plan.ts";
@@ -78,10 +79,12 @@ async function run(io: CliIo, args: RunArgs): Promise<void> {
       storePath: join(home, "sessions.db"),
       ...(compactionTimeoutMs !== undefined ? { compactionTimeoutMs } : {}),
     };
+    // The one source is bounded by the whole run's bound.
+    const bounds = defaultBounds({ maxTimeMs, timeoutMs: maxTimeMs, players: 1 });
     let trace: Trace;
     let engineName: string;
     try {
-      const stage = await runStage({ spec: selection.spec, runs: [planned], bounds: defaultBounds({ maxTimeMs, timeoutMs: maxTimeMs, players: 1 }), isolate: args.isolate, sandbox, env: playerEnv(io.env) });
+      const stage = await runStage({ spec: selection.spec, runs: [planned], bounds, isolate: args.isolate, sandbox, env: playerEnv(io.env) });
       for (const notice of stage.engine.notices) io.stderr(`note: ${notice}\n`);
       const printed = outputSummary(stage.output);
       if (printed !== null) io.stderr(`note: ${printed}\n`);
@@ -99,7 +102,7 @@ async function run(io: CliIo, args: RunArgs): Promise<void> {
       tracePath = traceOut.path;
       writeFileThrough(tracePath, (path) => writeTraceFile(path, trace));
     }
-    const summary = summarize(trace, { scenario: scenario?.name ?? `probe:${source.name}`, seed: source.seed, engine: engineName, trace: tracePath });
+    const summary = summarize(trace, { scenario: scenario?.name ?? `probe:${source.name}`, seed: source.seed, engine: engineName, trace: tracePath, bounds: appliedBounds(bounds, { runs: true, suites: false }) });
     if (args.json) io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
     else if (target !== "-") io.stdout(renderSummary(summary));
     else io.stderr(renderSummary(summary));
@@ -123,6 +126,8 @@ export interface RunSummary {
   seed: number;
   engine: string;
   trace: string | null;
+  /** The bounds the run was held to. */
+  bounds: RunBounds;
   events: number;
   sessions: number;
   turns: number;
@@ -134,7 +139,7 @@ export interface RunSummary {
   warnings: number;
 }
 
-export function summarize(trace: Trace, head: Pick<RunSummary, "scenario" | "seed" | "engine" | "trace">): RunSummary {
+export function summarize(trace: Trace, head: Pick<RunSummary, "scenario" | "seed" | "engine" | "trace" | "bounds">): RunSummary {
   const summary: RunSummary = { ...head, events: trace.length, sessions: 0, turns: 0, requests: 0, engineCalls: 0, engineErrors: 0, compactions: {}, turnExits: {}, warnings: 0 };
   for (const event of trace) {
     if (event.type === "turn-end") {

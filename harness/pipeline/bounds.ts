@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { DEFAULT_LIMITS, type ChannelLimits } from "../player/protocol.ts";
 import { DEFAULT_RUN_TIMEOUT_MS } from "../conformance/runner.ts";
+import type { RunBounds } from "../result/index.ts";
 
 /** The bounds of one run, all enforced by the parent. */
 export interface Bounds {
@@ -35,5 +36,15 @@ export function defaultBounds(overrides: Partial<Bounds> = {}): Bounds {
     heapMb: DEFAULT_HEAP_MB,
     limits: DEFAULT_LIMITS,
     ...overrides,
+  };
+}
+
+/** The bounds a result records: the ones that applied to what the command ran (runs, suites, or both). */
+export function appliedBounds(bounds: Bounds, applied: { runs: boolean; suites: boolean }): RunBounds {
+  return {
+    maxTimeMs: bounds.maxTimeMs,
+    ...(applied.runs ? { timeoutMs: bounds.timeoutMs } : {}),
+    loadTimeoutMs: bounds.loadTimeoutMs,
+    ...(applied.suites ? { suiteTimeoutMs: bounds.suiteTimeoutMs } : {}),
   };
 }

@@ -10,6 +10,7 @@ import { runStage, type RunStageResult } from "./run.ts";
 import { changedPaths, snapshotTrees, type WatchedRoot } from "./tree-watch.ts";
 import { scratchRoot } from "../util/scratch-root.ts";
 import { runTiming } from "./timing.ts";
+import { appliedBounds } from "./bounds.ts";
 
 export interface CertifyOptions extends CertifyRequest {
   /** The players' environment (default this process's). */
@@ -80,7 +81,7 @@ export async function executeCertification(plan: CertificationPlan, options: Omi
     writeExpectations(target, entries, stage.engine.name);
     updated = { path: target, entries: Object.keys(entries).length };
   }
-  const runInfo = collectRunInfo({ seed: plan.seeds[0]!, command: certifyCommandLine(plan), engines: [assembled.certification.engine], isolation: plan.isolate ? "players" : "in-process" });
+  const runInfo = collectRunInfo({ seed: plan.seeds[0]!, command: certifyCommandLine(plan), engines: [assembled.certification.engine], isolation: plan.isolate ? "players" : "in-process", bounds: appliedBounds(plan.bounds, { runs: true, suites: false }) });
   const result: ResultJson = { schemaVersion: RESULT_SCHEMA_VERSION, runInfo, certifications: [assembled.certification], benchmarks: [] };
   return { plan, stage, assembled, result, notices, updatedExpectations: updated };
 }

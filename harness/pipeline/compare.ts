@@ -4,7 +4,7 @@ import type { EngineSpec } from "../plugins/spec.ts";
 import type { BaselineFigure } from "../bench/baseline.ts";
 import { collectRunInfo, RESULT_SCHEMA_VERSION, type BenchSuiteName, type Certification, type NamedVersion, type ResultJson } from "../result/index.ts";
 import { benchStage } from "./bench.ts";
-import { defaultBounds, type Bounds } from "./bounds.ts";
+import { appliedBounds, defaultBounds, type Bounds } from "./bounds.ts";
 import { executeCertification } from "./certify.ts";
 import { outputSummary } from "./assemble.ts";
 import { assertBounds, planCertification, runShapingFlags, shellLine, type CertificationPlan } from "./plan.ts";
@@ -122,7 +122,7 @@ export async function compareEngines(request: CompareRequest): Promise<CompareOu
 
   const result: ResultJson = {
     schemaVersion: RESULT_SCHEMA_VERSION,
-    runInfo: collectRunInfo({ seed: seed ?? 1, command, engines: names.map((name) => engines.get(name) ?? { name, version: "unversioned" }), isolation: request.isolate === false ? "in-process" : "players" }),
+    runInfo: collectRunInfo({ seed: seed ?? 1, command, engines: names.map((name) => engines.get(name) ?? { name, version: "unversioned" }), isolation: request.isolate === false ? "in-process" : "players", bounds: appliedBounds(bounds, { runs: request.certify, suites: request.suites.length > 0 }) }),
     certifications,
     benchmarks,
   };

@@ -1,7 +1,7 @@
 // The result JSON: its schema, types derived from it, reading and the machine it ran on.
 export { RESULT_SCHEMA_VERSION, canonicalResult, resultJsonSchema, resultSchemaOf, type ResultJson } from "./schema.ts";
 export { parseResult, validateResult, ResultError, type Catalogue, type ValidateOptions, type ValidationOutcome } from "./validate.ts";
-export { collectRunInfo, gitSha, runInfoSchema, type RunInfo, type RunInfoInput } from "./run-info.ts";
+export { collectRunInfo, gitSha, runBoundsSchema, runInfoSchema, type RunBounds, type RunInfo, type RunInfoInput } from "./run-info.ts";
 export {
   CHECK_LEVELS,
   CHECK_OUTCOMES,

@@ -6,6 +6,19 @@ import { namedVersionSchema, type NamedVersion } from "../conformance/check-resu
 import { PACKAGE_JSON, PACKAGE_ROOT } from "../util/package-root.ts";
 import { array, integer, nullable, object, oneOf, optional, string, type Infer } from "../util/schema.ts";
 
+/** The bounds the parent enforced on the run, in ms: each one the command applied (a bound it had no use for is absent). */
+export const runBoundsSchema = object({
+  /** The whole run (`--max-time`). */
+  maxTimeMs: integer({ minimum: 1 }),
+  /** One scenario or probe (`--timeout`; for `run`, its one source), of the player's own time. */
+  timeoutMs: optional(integer({ minimum: 1 })),
+  /** Loading the engine in a player, up to its first answer. */
+  loadTimeoutMs: integer({ minimum: 1 }),
+  /** One bench suite for one engine. */
+  suiteTimeoutMs: optional(integer({ minimum: 1 })),
+});
+export type RunBounds = Infer<typeof runBoundsSchema>;
+
 export const runInfoSchema = object({
   /** ctxbench itself: its version. */
   tool: namedVersionSchema,
@@ -25,6 +38,8 @@ export const runInfoSchema = object({
   engines: array(namedVersionSchema),
   /** Where the engines ran: player processes (the default), or this process (`--no-isolate`). */
   isolation: optional(oneOf(["players", "in-process"])),
+  /** The bounds the run was held to (absent in results that ran no engine, and in older results). */
+  bounds: optional(runBoundsSchema),
 });
 /** The machine and the run a result describes. */
 export type RunInfo = Infer<typeof runInfoSchema>;
@@ -50,6 +65,7 @@ export interface RunInfoInput {
   engines: NamedVersion[];
   /** Where the engines ran; absent for a result that ran none. */
   isolation?: "players" | "in-process";
+  bounds?: RunBounds;
   /** Where to look for the git checkout; the package's own directory by default. */
   cwd?: string;
 }
@@ -67,5 +83,6 @@ export function collectRunInfo(input: RunInfoInput): RunInfo {
     command: input.command,
     engines: input.engines,
     ...(input.isolation !== undefined ? { isolation: input.isolation } : {}),
+    ...(input.bounds !== undefined ? { bounds: input.bounds } : {}),
   };
 }
