@@ -10,7 +10,7 @@ import { addCaptured, type CapturedStream } from "../player/output.ts";
 import { RESULT_SCHEMA_VERSION, validateResult, type BenchSuiteName, type BenchSuiteResult } from "../result/index.ts";
 import type { Bounds } from "./bounds.ts";
 import { playerEnv } from "./env.ts";
-import { EngineLoadError } from "./run.ts";
+import { EngineLoadError, loadFailureMessage, seconds } from "./run.ts";
 
 export interface BenchStageOptions {
   /** Each engine to measure, as discovery planned it. */
@@ -53,16 +53,20 @@ export async function benchStage(options: BenchStageOptions): Promise<BenchStage
   const engineSuites = options.suites.filter((suite) => drivesEngines(suite));
   const freeSuites = options.suites.filter((suite) => !drivesEngines(suite) || options.engines.length === 0);
   let players = 0;
-  const open = async (spec: EngineSpec | null, first: boolean): Promise<PlayerConnection> => {
+  const maxTime = `--max-time ${seconds(options.bounds.maxTimeMs)}`;
+  /** A ready player; for an engine's first player a load failure is the command's (EngineLoadError), for a later one the message. */
+  const open = async (spec: EngineSpec | null, first: boolean): Promise<PlayerConnection | string> => {
     const cwd = join(sandbox, `player-${players++}`);
     mkdirSync(join(cwd, "work"), { recursive: true });
     const plan = { engine: spec, sandbox: join(cwd, "runs"), limits: options.bounds.limits };
     const connection = options.isolate ? new PlayerProcess({ plan, cwd: join(cwd, "work"), env: playerEnv(options.env), heapMb: options.bounds.heapMb, role: "bench" }) : new InProcessPlayer(plan);
-    const ready = await connection.ready(options.bounds.loadTimeoutMs, { at: deadline, message: "did not finish loading the engine before the run's bound (--max-time) struck" });
+    const ready = await connection.ready(options.bounds.loadTimeoutMs, { at: deadline, message: "was still loading when the run's bound struck" });
     if (!ready.ok) {
       connection.kill();
       await connection.close();
-      throw new EngineLoadError(spec === null ? `the bench player ${ready.message}` : `context engine "${spec.name}": ${ready.message.replace(/^the player /, "the player loading it ")}`);
+      const message = spec === null ? `the bench player ${ready.message.replace(/^the player /, "")}` : loadFailureMessage(spec, ready.message, performance.now() >= deadline, options.bounds);
+      if (first) throw new EngineLoadError(message);
+      return message;
     }
     if (ready.engine !== null && first) engines.push(ready.engine);
     return connection;
@@ -71,10 +75,10 @@ export async function benchStage(options: BenchStageOptions): Promise<BenchStage
     options.onSuite?.(suite, who);
     const remaining = deadline - performance.now();
     if (remaining <= 0) {
-      failures.push(`${suite}${who ? ` (${who})` : ""}: not run: the run's bound (--max-time) struck first`);
+      failures.push(`${suite}${who ? ` (${who})` : ""}: not run: the run's bound (${maxTime}) struck first`);
       return false;
     }
-    const struck = "the run's bound (--max-time) struck";
+    const struck = `the run's bound (${maxTime}) struck`;
     const outcome = await connection.bench(suite, { seed: options.seed, quick: options.quick }, options.bounds.suiteTimeoutMs, { at: deadline, message: struck });
     if (!outcome.ok) {
       const bound = outcome.message === struck ? struck : `it passed the limit of one suite (${options.bounds.suiteTimeoutMs / 1000} s)`;
@@ -96,9 +100,17 @@ export async function benchStage(options: BenchStageOptions): Promise<BenchStage
   };
   try {
     for (const spec of engineSuites.length > 0 ? options.engines : []) {
-      let connection: PlayerConnection | null = await open(spec, true);
-      for (const suite of engineSuites) {
-        connection ??= await open(spec, false);
+      let connection: PlayerConnection | null = (await open(spec, true)) as PlayerConnection;
+      for (const [index, suite] of engineSuites.entries()) {
+        if (connection === null) {
+          // The engine loaded before, so a fresh player that does not get ready costs the suites left, not the run.
+          const opened = await open(spec, false);
+          if (typeof opened === "string") {
+            for (const left of engineSuites.slice(index)) failures.push(`${left} (${spec.name}): not run: ${opened}`);
+            break;
+          }
+          connection = opened;
+        }
         if (await measure(connection, suite, spec.name)) continue;
         // A player whose suite failed may be wedged: the engine's next suite gets a fresh one.
         await retire(connection, true);
@@ -107,7 +119,7 @@ export async function benchStage(options: BenchStageOptions): Promise<BenchStage
       if (connection !== null) await retire(connection, false);
     }
     if (freeSuites.length > 0) {
-      const connection = await open(null, true);
+      const connection = (await open(null, true)) as PlayerConnection;
       for (const suite of freeSuites) await measure(connection, suite, null);
       await retire(connection, false);
     }

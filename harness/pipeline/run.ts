@@ -208,7 +208,8 @@ function playerError(label: string, message: string): string {
   return `${label}: the player process running it ${message}`;
 }
 
-function loadFailureMessage(spec: EngineSpec, message: string, struck: boolean, bounds: Bounds): string {
+/** One line saying why an engine could not be loaded in a player (the bound that struck, how the player ended). */
+export function loadFailureMessage(spec: EngineSpec, message: string, struck: boolean, bounds: Pick<Bounds, "maxTimeMs">): string {
   if (struck) return `context engine "${spec.name}" was still loading when the run's bound (--max-time ${seconds(bounds.maxTimeMs)}) struck`;
   const text = message.replace(/^the player /, "");
   if (/^(exited|could not be started|broke the protocol)/.test(text)) return `context engine "${spec.name}": the player loading it ${text}${/^exited \(code 0/.test(text) ? " (does the engine's module call process.exit when it is imported?)" : ""}`;
@@ -216,4 +217,4 @@ function loadFailureMessage(spec: EngineSpec, message: string, struck: boolean, 
   return text.startsWith(`context engine "${spec.name}"`) ? text : `context engine "${spec.name}" failed to load: ${text}`;
 }
 
-const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
+export const seconds = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);

@@ -1,8 +1,10 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { TaskMeta } from "vitest";
 import { parseResult } from "../../harness/result/index.ts";
+import "../faults/fault-meta.ts";
 import { parseTrace } from "../../harness/trace/jsonl.ts";
 import { ctxbench, REPO, type CliOutcome } from "./support.ts";
 
@@ -17,20 +19,37 @@ const work = mkdtempSync(join(tmpdir(), "ctxbench-faults-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 interface Timed extends CliOutcome {
+  args: string[];
   seconds: number;
 }
 
 async function timed(args: string[], cwd = work, timeoutMs = 200_000): Promise<Timed> {
   const started = performance.now();
   const outcome = await ctxbench(args, { cwd, timeoutMs });
-  return { ...outcome, seconds: (performance.now() - started) / 1000 };
+  return { ...outcome, args, seconds: (performance.now() - started) / 1000 };
 }
 
-/** What holds for every fault: never ctxbench's bug, never a silent success, and within its bound. */
-function contained(run: Timed, boundSeconds: number): void {
-  expect(run.code, run.stderr).not.toBe(3);
+/** What the run left: a verdict (certify, compare), figures (bench), a trace (run), or one line. */
+function outcomeLabel(run: Timed): string {
+  const command = run.args[0];
+  if (run.code === 2) return "exit 2, one line";
+  const what = command === "run" ? ["a trace", "no trace, one line"] : command === "bench" ? ["figures", "not measured, one line"] : ["a verdict", "not certified"];
+  return run.code === 0 ? `exit 0 with ${what[0]}` : run.code === 1 ? `exit 1, ${what[1]}` : `exit ${run.code}`;
+}
+
+/**
+ * What holds for every fault: never ctxbench's bug (exit 3), never a silent success, a refusal in
+ * one line, and within its bound. The run is recorded on the test (the README's fault table).
+ */
+function contained(task: { meta: TaskMeta }, run: Timed, boundSeconds: number): void {
+  (task.meta.faults ??= []).push({ suite: `hostile engines: ${run.args[0]}`, outcome: outcomeLabel(run), seconds: run.seconds, boundSeconds });
   expect(run.stderr).not.toMatch(/internal error|bug in ctxbench/);
+  expect([0, 1, 2], `exit ${run.code}: ${run.stderr}`).toContain(run.code);
   if (run.code === 0) expect(run.stdout.length, "exit 0 with nothing on stdout").toBeGreaterThan(0);
+  if (run.code === 2) {
+    expect(run.stderr.trim().split("\n").filter((line) => line.startsWith("ctxbench:")), run.stderr).toHaveLength(1);
+    expect(run.stdout).toBe("");
+  }
   expect(run.seconds, `took ${run.seconds.toFixed(1)} s`).toBeLessThan(boundSeconds);
 }
 
@@ -39,13 +58,19 @@ const lastLine = (text: string) => text.trim().split("\n").at(-1) ?? "";
 const certifyJson = (run: Timed) => parseResult(run.stdout).certifications[0]!;
 const plugins = ["--plugins", HOSTILE];
 
+/** The bounds every command applies when none is given (harness/pipeline/bounds.ts). */
+const DEFAULT = { maxTimeMs: 300_000, timeoutMs: 20_000, loadTimeoutMs: 30_000, suiteTimeoutMs: 120_000 };
+/** What a player that never finishes loading says when the default load bound strikes. */
+const LOAD_BOUND_STRUCK = (engine: string) =>
+  `ctxbench: context engine "${engine}": the player did not finish loading the engine within 30 s (a constructor or an import that never returns, or a top-level await that never settles?)`;
+
 // Each case ends well within its bound; the test's own limit only stops a case that does not.
 const CASE_LIMIT_MS = 240_000;
 
 describe.concurrent("the fault suite: hostile engines through the CLI", { timeout: CASE_LIMIT_MS }, () => {
-  it("an engine forging results on stdout and frames on the channel is not certified, exit 1, the forgery named", async () => {
+  it("an engine forging results on stdout and frames on the channel is not certified, exit 1, the forgery named", async ({ task }) => {
     const run = await timed(["certify", ...plugins, "--engine", "forger", "--checks", "ABC", "--format", "json"]);
-    contained(run, 90);
+    contained(task, run, 90);
     expect(run.code).toBe(1);
     const json = certifyJson(run);
     expect(json.verdict).toBe("not-certified");
@@ -54,9 +79,9 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
     expect(json.checks.filter((check) => check.outcome === "pass").length).toBeLessThan(json.checks.length);
   });
 
-  it("an engine replacing Array.prototype.some at import is not certified, exit 1, the intrinsic named", async () => {
+  it("an engine replacing Array.prototype.some at import is not certified, exit 1, the intrinsic named", async ({ task }) => {
     const run = await timed(["certify", ...plugins, "--engine", "patch-some", "--checks", "ABC", "CMP-1", "--format", "json"]);
-    contained(run, 90);
+    contained(task, run, 90);
     expect(run.code).toBe(1);
     const json = certifyJson(run);
     expect(json.integrity).toEqual([{ kind: "intrinsic-replaced", message: "the engine changed intrinsics the harness relies on: Array.prototype.some (replaced when it was loaded)" }]);
@@ -64,41 +89,68 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
     expect(lastLine(run.stderr)).toContain("Array.prototype.some");
   });
 
-  it("an engine replacing JSON.stringify cannot touch the written result: valid, not certified, exit 1", async () => {
+  it("an engine replacing JSON.stringify cannot touch the written result: valid, not certified, exit 1", async ({ task }) => {
     const out = join(work, "patch-json-out");
     const run = await timed(["certify", ...plugins, "--engine", "patch-json", "--checks", "ABC-2", "--out", out]);
-    contained(run, 90);
+    contained(task, run, 90);
     expect(run.code).toBe(1);
     const result = parseResult(readFileSync(join(out, "result.json"), "utf8"));
     expect(result.certifications[0]!.verdict).toBe("not-certified");
     expect(result.certifications[0]!.integrity?.[0]?.message).toContain("JSON.stringify");
   });
 
-  it("an engine ending the process at import: exit 2, one line", async () => {
-    const run = await timed(["certify", ...plugins, "--engine", "exit-at-import", "--checks", "ABC"]);
-    contained(run, 60);
-    expect(run.code).toBe(2);
-    expect(run.stderr.trim().split("\n")).toEqual(['ctxbench: context engine "exit-at-import": the player loading it exited (code 0) (does the engine\'s module call process.exit when it is imported?)']);
-    expect(run.stdout).toBe("");
+  /** Each command that loads an engine, as a fault case gives it its arguments. */
+  const everyCommand = (engine: string, bound: string[] = []) => [
+    ["certify", ...plugins, "--engine", engine, "--checks", "ABC", ...bound],
+    ["compare", ...plugins, "--engine", engine, "--checks", "ABC", "--suite", "quality", "--quick", ...bound],
+    ["bench", ...plugins, "--engine", engine, "--suite", "quality", "--quick", ...bound],
+    ["run", ...plugins, "--engine", engine, "--scenario", "basic", "--trace", `${engine}-never.jsonl`, ...bound],
+  ];
+
+  it("an engine ending the process at import: certify, compare, bench and run are exit 2, one line", async ({ task }) => {
+    const runs = await Promise.all(everyCommand("exit-at-import").map((args) => timed(args)));
+    for (const run of runs) {
+      contained(task, run, 60);
+      expect(run.code, run.args[0]).toBe(2);
+      expect(run.stderr.trim().split("\n"), run.args[0]).toEqual(['ctxbench: context engine "exit-at-import": the player loading it exited (code 0) (does the engine\'s module call process.exit when it is imported?)']);
+    }
+    expect(existsSync(join(work, "exit-at-import-never.jsonl"))).toBe(false);
   });
 
-  it("a constructor that never returns: exit 2 with a message when the bound strikes", async () => {
-    const run = await timed(["certify", ...plugins, "--engine", "constructor-loop", "--checks", "ABC", "--max-time", "10"]);
-    contained(run, 45);
-    expect(run.code).toBe(2);
-    expect(lastLine(run.stderr)).toBe('ctxbench: context engine "constructor-loop" was still loading when the run\'s bound (--max-time 10 s) struck');
+  it("a constructor that never returns: certify, compare, bench and run are exit 2 with a message when the bound strikes", async ({ task }) => {
+    const runs = await Promise.all(everyCommand("constructor-loop", ["--max-time", "10"]).map((args) => timed(args)));
+    for (const run of runs) {
+      contained(task, run, 45);
+      expect(run.code, run.args[0]).toBe(2);
+      expect(lastLine(run.stderr), run.args[0]).toBe('ctxbench: context engine "constructor-loop" was still loading when the run\'s bound (--max-time 10 s) struck');
+    }
   });
 
-  it("a top-level await that never settles: exit 2 within the load bound (30 s), saying what to look for", async () => {
-    const run = await timed(["certify", ...plugins, "--engine", "never-settling-import", "--checks", "ABC"]);
-    contained(run, 60);
-    expect(run.code).toBe(2);
-    expect(lastLine(run.stderr)).toBe('ctxbench: context engine "never-settling-import": the player did not finish loading the engine within 30 s (a constructor or an import that never returns, or a top-level await that never settles?)');
+  it("a top-level await that never settles: certify, compare, bench and run are exit 2 when the default load bound (30 s) strikes, saying what to look for", async ({ task }) => {
+    // No bound given: what strikes is the default bound on loading, the same in every command.
+    const runs = await Promise.all(everyCommand("never-settling-import").map((args) => timed(args)));
+    for (const run of runs) {
+      contained(task, run, 75);
+      expect(run.code, run.args[0]).toBe(2);
+      expect(run.seconds, run.args[0]).toBeGreaterThan(DEFAULT.loadTimeoutMs / 1000);
+      expect(lastLine(run.stderr), run.args[0]).toBe(LOAD_BOUND_STRUCK("never-settling-import"));
+    }
   });
 
-  it("--max-time 60 bounds an engine whose compress never settles to about a minute: not certified, exit 1", async () => {
+  it("an engine that loads in its first player only: the bound striking while a fresh one loads is a verdict (exit 1), not a load error", async ({ task }) => {
+    // What once made --max-time 60 on never-compress exit 2 under load, made certain: every player after the first never gets ready.
+    const run = await timed(["certify", ...plugins, "--engine", "reload-hangs", "--checks", "ABC", "CMP-1", "--timeout", "2000", "--max-time", "20", "--format", "json"]);
+    contained(task, run, 60);
+    expect(run.code, run.stderr).toBe(1);
+    const json = certifyJson(run);
+    expect(json.verdict).toBe("not-certified");
+    expect(json.checks.filter((check) => check.outcome === "timeout").length).toBeGreaterThan(0);
+    expect(json.checks.some((check) => check.outcome === "pass")).toBe(true);
+  });
+
+  it("--max-time 60 bounds an engine whose compress never settles to about a minute: not certified, exit 1", async ({ task }) => {
     const run = await timed(["certify", ...plugins, "--engine", "never-compress", "--max-time", "60", "--format", "json"]);
-    contained(run, 90);
+    contained(task, run, 90);
     expect(run.seconds).toBeGreaterThan(55);
     expect(run.code).toBe(1);
     const json = certifyJson(run);
@@ -106,22 +158,24 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
     expect(json.checks.some((check) => /--max-time 60 s/.test(check.message))).toBe(true);
   });
 
-  it("certify: a synchronous loop in compress costs the runs that call it, the rest are judged, exit 1", async () => {
+  it("certify: a synchronous loop in compress costs the runs that call it, the rest are judged, exit 1", async ({ task }) => {
     const run = await timed(["certify", ...plugins, "--engine", "spin-compress", "--checks", "ABC-2", "ABC-5", "THR-4", "--timeout", "1000", "--format", "json"]);
-    contained(run, 90);
+    contained(task, run, 90);
     expect(run.code).toBe(1);
     const outcomes = Object.fromEntries(certifyJson(run).checks.map((check) => [check.id, check.outcome]));
     expect(outcomes).toMatchObject({ "ABC-2/usage-echo": "pass", "ABC-5/compression-count": "timeout", "THR-4/nothing-published-after-timeout": "timeout" });
   });
 
-  it("what an engine prints never reaches the report or a trace on stdout", async () => {
+  it("what an engine prints never reaches the report or a trace on stdout", async ({ task }) => {
     const certify = await timed(["certify", ...plugins, "--engine", "printer", "--checks", "ABC", "--format", "json"]);
-    contained(certify, 90);
+    contained(task, certify, 90);
     expect(certify.code, certify.stderr).toBe(0);
     expect(certifyJson(certify).verdict).toBe("certified");
+    // No bound given: the defaults are what the run was held to.
+    expect(parseResult(certify.stdout).runInfo.bounds).toEqual({ maxTimeMs: DEFAULT.maxTimeMs, timeoutMs: DEFAULT.timeoutMs, loadTimeoutMs: DEFAULT.loadTimeoutMs });
     expect(certify.stderr).toMatch(/note: the engine printed \d+ bytes in \d+ line\(s\) on stdout \(first: "import chatter/);
     const run = await timed(["run", ...plugins, "--engine", "printer", "--scenario", "parallel-tool-calls", "--trace=-"]);
-    contained(run, 90);
+    contained(task, run, 90);
     expect(run.code, run.stderr).toBe(0);
     const trace = parseTrace(run.stdout);
     expect(trace[0]).toMatchObject({ type: "run-start" });
@@ -129,7 +183,7 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
     expect(run.stdout).not.toContain("chatter");
   });
 
-  it("an engine writing outside its sandbox (into its own plugin directory, over a file beside it) is not certified, the paths named", async () => {
+  it("an engine writing outside its sandbox (into its own plugin directory, over a file beside it) is not certified, the paths named", async ({ task }) => {
     const root = join(work, "outside-plugins");
     mkdirSync(root, { recursive: true });
     cpSync(join(HOSTILE, "outside-writer"), join(root, "outside-writer"), { recursive: true });
@@ -138,7 +192,7 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
     writeFileSync(entry, readFileSync(entry, "utf8").replace('from "ctxbench"', `from ${JSON.stringify(join(REPO, "harness/index.ts"))}`));
     writeFileSync(join(root, "victim.txt"), "the user's file\n");
     const run = await timed(["certify", "--plugins", root, "--engine", "outside-writer", "--checks", "LIFE-2", "--format", "json"]);
-    contained(run, 90);
+    contained(task, run, 90);
     expect(run.code, run.stderr).toBe(1);
     const [finding] = certifyJson(run).integrity ?? [];
     expect(finding?.kind).toBe("outside-write");
@@ -147,11 +201,11 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
     expect(existsSync(join(root, "outside-writer", "state.json"))).toBe(true);
   });
 
-  it("compare: an engine stuck in compress is not certified and the others are compared, exit 0", async () => {
+  it("compare: an engine stuck in compress is not certified and the others are compared, exit 0", async ({ task }) => {
     // Three checks and no benchmark keep it short (two of spin-compress's runs call compress and
     // cost their bound each); a suite stuck in compress is the bench case below.
     const run = await timed(["compare", ...plugins, "--engine", "spin-compress", "--engine", "truncate", "--checks", "ABC-2", "ABC-5", "CMP-1", "--no-bench", "--timeout", "5000", "--format", "json"]);
-    contained(run, 150);
+    contained(task, run, 150);
     expect(run.code, run.stderr).toBe(0);
     const result = parseResult(run.stdout);
     expect(result.certifications.map((c) => [c.engine.name, c.verdict])).toEqual([
@@ -167,9 +221,9 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
     expect(result.benchmarks).toEqual([]);
   });
 
-  it("compare: engines that throw in select_context and compress, or end the process in a hook, get verdicts, exit 0", async () => {
+  it("compare: engines that throw in select_context and compress, or end the process in a hook, get verdicts, exit 0", async ({ task }) => {
     const run = await timed(["compare", ...plugins, "--engine", "throw-select", "--engine", "exit-in-hook", "--suite", "cache", "--quick", "--timeout", "2000", "--format", "json"]);
-    contained(run, 150);
+    contained(task, run, 150);
     expect(run.code, run.stderr).toBe(0);
     const result = parseResult(run.stdout);
     expect(result.certifications.map((c) => [c.engine.name, c.verdict])).toEqual([
@@ -177,30 +231,54 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
       ["exit-in-hook", "not-certified"],
     ]);
     expect(run.stderr).toMatch(/not measured: cache \(exit-in-hook\): .*exited \(code 0\)/);
+    // --timeout given, the rest the defaults: the whole comparison was held to 5 minutes, each suite to 2.
+    expect(result.runInfo.bounds).toEqual({ ...DEFAULT, timeoutMs: 2000 });
   });
 
-  it("bench: a suite stuck in compress ends when the bound strikes, exit 1 with one line naming the suite and engine", async () => {
+  it("bench: a suite stuck in compress ends when the bound strikes, exit 1 with one line naming the suite and engine", async ({ task }) => {
     const run = await timed(["bench", ...plugins, "--engine", "spin-compress", "--suite", "throughput", "--quick", "--max-time", "30", "--json"]);
-    contained(run, 75);
+    contained(task, run, 75);
     expect(run.code).toBe(1);
-    expect(lastLine(run.stderr)).toMatch(/^ctxbench: 1 suite run\(s\) could not measure an engine: throughput \(spin-compress\): still running when the run's bound \(--max-time\) struck/);
+    expect(lastLine(run.stderr)).toMatch(/^ctxbench: 1 suite run\(s\) could not measure an engine: throughput \(spin-compress\): still running when the run's bound \(--max-time 30 s\) struck/);
     expect(parseResult(run.stdout).benchmarks).toEqual([]);
   });
 
-  it("bench: an engine ending the process in a hook, and one throwing in compress", async () => {
+  it("compare and bench: an engine whose compress never settles is not certified (compare, exit 0) and not measured (bench, exit 1)", async ({ task }) => {
+    const [compare, bench] = await Promise.all([
+      timed(["compare", ...plugins, "--engine", "never-compress", "--engine", "truncate", "--checks", "ABC-2", "ABC-5", "--no-bench", "--timeout", "3000", "--format", "json"]),
+      timed(["bench", ...plugins, "--engine", "never-compress", "--suite", "throughput", "--quick", "--max-time", "20", "--json"]),
+    ]);
+    contained(task, compare, 90);
+    expect(compare.code, compare.stderr).toBe(0);
+    const result = parseResult(compare.stdout);
+    expect(result.certifications.map((c) => [c.engine.name, c.verdict])).toEqual([
+      ["never-compress", "not-certified"],
+      ["truncate", "certified"],
+    ]);
+    expect(Object.fromEntries(result.certifications[0]!.checks.map((check) => [check.id, check.outcome]))).toEqual({ "ABC-2/usage-echo": "pass", "ABC-5/compression-count": "timeout" });
+    expect(result.certifications[0]!.checks.find((check) => check.id === "ABC-5/compression-count")!.message).toMatch(/did not finish within 3000 ms/);
+    expect(result.runInfo.bounds).toEqual({ maxTimeMs: DEFAULT.maxTimeMs, timeoutMs: 3000, loadTimeoutMs: DEFAULT.loadTimeoutMs });
+    contained(task, bench, 60);
+    expect(bench.code).toBe(1);
+    expect(lastLine(bench.stderr)).toMatch(/^ctxbench: 1 suite run\(s\) could not measure an engine: throughput \(never-compress\): still running when the run's bound \(--max-time 20 s\) struck/);
+    expect(parseResult(bench.stdout).runInfo.bounds).toEqual({ maxTimeMs: 20_000, loadTimeoutMs: DEFAULT.loadTimeoutMs, suiteTimeoutMs: DEFAULT.suiteTimeoutMs });
+  });
+
+  it("bench: an engine ending the process in a hook, and one throwing in compress", async ({ task }) => {
     const [exits, throws] = await Promise.all([
       timed(["bench", ...plugins, "--engine", "exit-in-hook", "--suite", "quality", "--quick", "--json"]),
       timed(["bench", ...plugins, "--engine", "throw-select", "--suite", "quality", "--quick", "--json"]),
     ]);
-    contained(exits, 60);
+    contained(task, exits, 60);
     expect(exits.code).toBe(1);
     expect(lastLine(exits.stderr)).toMatch(/quality \(exit-in-hook\): .*exited \(code 0\)/);
-    contained(throws, 60);
+    contained(task, throws, 60);
     expect(throws.code, throws.stderr).toBe(0);
     expect(parseResult(throws.stdout).benchmarks.map((suite) => suite.suite)).toEqual(["quality"]);
+    expect(parseResult(throws.stdout).runInfo.bounds).toEqual({ maxTimeMs: DEFAULT.maxTimeMs, loadTimeoutMs: DEFAULT.loadTimeoutMs, suiteTimeoutMs: DEFAULT.suiteTimeoutMs });
   });
 
-  it("run: a synchronous loop, a never-settling compress and an exit in a hook end with one line and no trace; a throwing hook gives a trace", async () => {
+  it("run: a synchronous loop, a never-settling compress and an exit in a hook end with one line and no trace; a throwing hook gives a trace", async ({ task }) => {
     const cases = [
       ["spin-compress", /^ctxbench: scenario:parallel-tool-calls was still playing when the run's bound \(--max-time 20 s\) struck; ctxbench stopped the player running it; no trace was written$/],
       ["never-compress", /^ctxbench: scenario:parallel-tool-calls was still playing when the run's bound \(--max-time 20 s\) struck/],
@@ -209,17 +287,50 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
     const runs = await Promise.all(cases.map(([engine]) => timed(["run", ...plugins, "--engine", engine, "--scenario", "parallel-tool-calls", "--max-time", "20", "--trace", `${engine}.jsonl`])));
     runs.forEach((run, index) => {
       const [engine, message] = cases[index]!;
-      contained(run, 60);
+      contained(task, run, 60);
       expect(run.code, engine).toBe(1);
       expect(run.stderr.trim().split("\n").filter((line) => line.startsWith("ctxbench:"))).toHaveLength(1);
       expect(lastLine(run.stderr)).toMatch(message);
       expect(existsSync(join(work, `${engine}.jsonl`))).toBe(false);
     });
-    const throwing = await timed(["run", ...plugins, "--engine", "throw-select", "--scenario", "parallel-tool-calls", "--trace=-"]);
-    contained(throwing, 60);
+    const throwing = await timed(["run", ...plugins, "--engine", "throw-select", "--scenario", "parallel-tool-calls", "--trace", "throw-select.jsonl", "--json"]);
+    contained(task, throwing, 60);
     expect(throwing.code, throwing.stderr).toBe(0);
-    const trace = parseTrace(throwing.stdout);
+    // No --max-time: the one source is held to the default bound of the whole run.
+    expect((JSON.parse(throwing.stdout) as { bounds: unknown }).bounds).toEqual({ maxTimeMs: DEFAULT.maxTimeMs, timeoutMs: DEFAULT.maxTimeMs, loadTimeoutMs: DEFAULT.loadTimeoutMs });
+    const trace = parseTrace(readFileSync(join(work, "throw-select.jsonl"), "utf8"));
     expect(trace.some((event) => event.type === "request" && event.selection === "fail-open-error")).toBe(true);
     expect(trace.some((event) => event.type === "compaction" && event.outcome === "error")).toBe(true);
+  });
+});
+
+/**
+ * The whole catalogue, whatever is added to it: each hostile engine certified with small bounds
+ * from a copy outside the repository (so the ones that write beside their code write there). Exit 0
+ * is a certified result document, exit 1 a not-certified one, exit 2 one line and nothing on stdout;
+ * never exit 3, never another code.
+ */
+describe.concurrent("every engine of the fault catalogue", { timeout: CASE_LIMIT_MS }, () => {
+  const catalogue = join(work, "catalogue");
+  mkdirSync(catalogue, { recursive: true });
+  const names = readdirSync(HOSTILE, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  for (const name of names) {
+    cpSync(join(HOSTILE, name), join(catalogue, name), { recursive: true });
+    const entry = join(catalogue, name, "index.ts");
+    // Outside the package the name "ctxbench" does not resolve: the copy imports the checkout by path.
+    writeFileSync(entry, readFileSync(entry, "utf8").replace('from "ctxbench"', `from ${JSON.stringify(join(REPO, "harness/index.ts"))}`));
+  }
+
+  it("holds every engine of the catalogue (a new fixture is tried here as soon as it exists)", () => {
+    expect(names.length).toBeGreaterThanOrEqual(13);
+  });
+
+  it.for(names)("%s: certify ends with a verdict or one line, never exit 3", async (name, { task }) => {
+    const run = await timed(["certify", "--plugins", catalogue, "--engine", name, "--checks", "ABC-2", "ABC-5", "CMP-1", "--timeout", "3000", "--max-time", "30", "--format", "json"]);
+    contained(task, run, 90);
+    if (run.code === 2) return;
+    const json = certifyJson(run);
+    expect(json.engine.name).toBe(name);
+    expect(json.verdict).toBe(run.code === 0 ? "certified" : "not-certified");
   });
 });

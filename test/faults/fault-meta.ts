@@ -23,5 +23,7 @@ export interface FaultFigure {
 declare module "vitest" {
   interface TaskMeta {
     fault?: FaultFigure;
+    /** A test that tries several faults (one engine through several commands) records each. */
+    faults?: FaultFigure[];
   }
 }

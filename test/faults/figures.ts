@@ -19,13 +19,13 @@ import type { FaultFigure } from "./fault-meta.ts";
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 
 /** The tests that try faults on purpose and record them. */
-export const FAULT_SUITE_FILES = ["test/e2e/bad-input.test.ts", "harness/store/reliability.test.ts"];
+export const FAULT_SUITE_FILES = ["test/e2e/bad-input.test.ts", "test/e2e/faults.test.ts", "harness/store/reliability.test.ts"];
 
 interface AssertionResult {
   fullName: string;
   status: string;
   duration?: number;
-  meta?: { fault?: FaultFigure };
+  meta?: { fault?: FaultFigure; faults?: FaultFigure[] };
 }
 
 export interface SuiteFigures {
@@ -43,19 +43,21 @@ export interface SuiteFigures {
 export function figuresOf(results: readonly AssertionResult[]): SuiteFigures[] {
   const bySuite = new Map<string, SuiteFigures>();
   for (const result of results) {
-    const fault = result.meta?.fault;
-    if (fault === undefined) continue;
-    const row = bySuite.get(fault.suite) ?? { suite: fault.suite, faultsTried: 0, passed: 0, outcomes: {}, slowestSeconds: null, boundSeconds: null, kills: 0, rowsLost: 0 };
-    row.faultsTried += 1;
-    if (result.status === "passed") row.passed += 1;
-    row.outcomes[fault.outcome] = (row.outcomes[fault.outcome] ?? 0) + 1;
-    if (fault.seconds !== undefined) row.slowestSeconds = Math.max(row.slowestSeconds ?? 0, fault.seconds);
-    if (fault.boundSeconds !== undefined) row.boundSeconds = Math.max(row.boundSeconds ?? 0, fault.boundSeconds);
-    row.kills += fault.kills ?? 0;
-    row.rowsLost += fault.rowsLost ?? 0;
-    bySuite.set(fault.suite, row);
+    for (const fault of [...(result.meta?.fault !== undefined ? [result.meta.fault] : []), ...(result.meta?.faults ?? [])]) fold(bySuite, result, fault);
   }
   return [...bySuite.values()];
+}
+
+function fold(bySuite: Map<string, SuiteFigures>, result: AssertionResult, fault: FaultFigure): void {
+  const row = bySuite.get(fault.suite) ?? { suite: fault.suite, faultsTried: 0, passed: 0, outcomes: {}, slowestSeconds: null, boundSeconds: null, kills: 0, rowsLost: 0 };
+  row.faultsTried += 1;
+  if (result.status === "passed") row.passed += 1;
+  row.outcomes[fault.outcome] = (row.outcomes[fault.outcome] ?? 0) + 1;
+  if (fault.seconds !== undefined) row.slowestSeconds = Math.max(row.slowestSeconds ?? 0, fault.seconds);
+  if (fault.boundSeconds !== undefined) row.boundSeconds = Math.max(row.boundSeconds ?? 0, fault.boundSeconds);
+  row.kills += fault.kills ?? 0;
+  row.rowsLost += fault.rowsLost ?? 0;
+  bySuite.set(fault.suite, row);
 }
 
 export function markdownTable(rows: readonly SuiteFigures[]): string {
