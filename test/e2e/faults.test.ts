@@ -23,7 +23,7 @@ interface Timed extends CliOutcome {
   seconds: number;
 }
 
-async function timed(args: string[], cwd = work, timeoutMs = 200_000): Promise<Timed> {
+async function timed(args: string[], cwd = work, timeoutMs = CASE_LIMIT_MS - 20_000): Promise<Timed> {
   const started = performance.now();
   const outcome = await ctxbench(args, { cwd, timeoutMs });
   return { ...outcome, args, seconds: (performance.now() - started) / 1000 };
@@ -39,9 +39,11 @@ function outcomeLabel(run: Timed): string {
 
 /**
  * What holds for every fault: never ctxbench's bug (exit 3), never a silent success, a refusal in
- * one line, and within its bound. The run is recorded on the test (the README's fault table).
+ * one line, and the command ended within the wall-clock bound it enforces (`--max-time`, given or
+ * the default) and the time a loaded machine takes to start and stop its processes. The run is
+ * recorded on the test (the README's fault table).
  */
-function contained(task: { meta: TaskMeta }, run: Timed, boundSeconds: number): void {
+function contained(task: { meta: TaskMeta }, run: Timed, boundSeconds: number = DEFAULT.maxTimeMs / 1000): void {
   (task.meta.faults ??= []).push({ suite: `hostile engines: ${run.args[0]}`, outcome: outcomeLabel(run), seconds: run.seconds, boundSeconds });
   expect(run.stderr).not.toMatch(/internal error|bug in ctxbench/);
   expect([0, 1, 2], `exit ${run.code}: ${run.stderr}`).toContain(run.code);
@@ -50,8 +52,11 @@ function contained(task: { meta: TaskMeta }, run: Timed, boundSeconds: number): 
     expect(run.stderr.trim().split("\n").filter((line) => line.startsWith("ctxbench:")), run.stderr).toHaveLength(1);
     expect(run.stdout).toBe("");
   }
-  expect(run.seconds, `took ${run.seconds.toFixed(1)} s`).toBeLessThan(boundSeconds);
+  expect(run.seconds, `took ${run.seconds.toFixed(1)} s, bound ${boundSeconds} s`).toBeLessThan(boundSeconds + START_AND_STOP_SECONDS);
 }
+
+/** Starting ctxbench and its players (through tsx) and stopping them: seconds on an idle machine, a minute at load 15 on 2 cores. */
+const START_AND_STOP_SECONDS = 60;
 
 const lastLine = (text: string) => text.trim().split("\n").at(-1) ?? "";
 /** The one certification of `certify --format json`'s document (the result.json `--out` writes). */
@@ -64,13 +69,13 @@ const DEFAULT = { maxTimeMs: 300_000, timeoutMs: 20_000, loadTimeoutMs: 30_000, 
 const LOAD_BOUND_STRUCK = (engine: string) =>
   `ctxbench: context engine "${engine}": the player did not finish loading the engine within 30 s (a constructor or an import that never returns, or a top-level await that never settles?)`;
 
-// Each case ends well within its bound; the test's own limit only stops a case that does not.
-const CASE_LIMIT_MS = 240_000;
+// Each case ends within its bound; the test's own limit (past the default bound) only stops a case that does not.
+const CASE_LIMIT_MS = 400_000;
 
 describe.concurrent("the fault suite: hostile engines through the CLI", { timeout: CASE_LIMIT_MS }, () => {
   it("an engine forging results on stdout and frames on the channel is not certified, exit 1, the forgery named", async ({ task }) => {
     const run = await timed(["certify", ...plugins, "--engine", "forger", "--checks", "ABC", "--format", "json"]);
-    contained(task, run, 90);
+    contained(task, run);
     expect(run.code).toBe(1);
     const json = certifyJson(run);
     expect(json.verdict).toBe("not-certified");
@@ -81,7 +86,7 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
 
   it("an engine replacing Array.prototype.some at import is not certified, exit 1, the intrinsic named", async ({ task }) => {
     const run = await timed(["certify", ...plugins, "--engine", "patch-some", "--checks", "ABC", "CMP-1", "--format", "json"]);
-    contained(task, run, 90);
+    contained(task, run);
     expect(run.code).toBe(1);
     const json = certifyJson(run);
     expect(json.integrity).toEqual([{ kind: "intrinsic-replaced", message: "the engine changed intrinsics the harness relies on: Array.prototype.some (replaced when it was loaded)" }]);
@@ -92,7 +97,7 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
   it("an engine replacing JSON.stringify cannot touch the written result: valid, not certified, exit 1", async ({ task }) => {
     const out = join(work, "patch-json-out");
     const run = await timed(["certify", ...plugins, "--engine", "patch-json", "--checks", "ABC-2", "--out", out]);
-    contained(task, run, 90);
+    contained(task, run);
     expect(run.code).toBe(1);
     const result = parseResult(readFileSync(join(out, "result.json"), "utf8"));
     expect(result.certifications[0]!.verdict).toBe("not-certified");
@@ -110,7 +115,7 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
   it("an engine ending the process at import: certify, compare, bench and run are exit 2, one line", async ({ task }) => {
     const runs = await Promise.all(everyCommand("exit-at-import").map((args) => timed(args)));
     for (const run of runs) {
-      contained(task, run, 60);
+      contained(task, run);
       expect(run.code, run.args[0]).toBe(2);
       expect(run.stderr.trim().split("\n"), run.args[0]).toEqual(['ctxbench: context engine "exit-at-import": the player loading it exited (code 0) (does the engine\'s module call process.exit when it is imported?)']);
     }
@@ -120,7 +125,7 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
   it("a constructor that never returns: certify, compare, bench and run are exit 2 with a message when the bound strikes", async ({ task }) => {
     const runs = await Promise.all(everyCommand("constructor-loop", ["--max-time", "10"]).map((args) => timed(args)));
     for (const run of runs) {
-      contained(task, run, 45);
+      contained(task, run, 10);
       expect(run.code, run.args[0]).toBe(2);
       expect(lastLine(run.stderr), run.args[0]).toBe('ctxbench: context engine "constructor-loop" was still loading when the run\'s bound (--max-time 10 s) struck');
     }
@@ -130,7 +135,7 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
     // No bound given: what strikes is the default bound on loading, the same in every command.
     const runs = await Promise.all(everyCommand("never-settling-import").map((args) => timed(args)));
     for (const run of runs) {
-      contained(task, run, 75);
+      contained(task, run);
       expect(run.code, run.args[0]).toBe(2);
       expect(run.seconds, run.args[0]).toBeGreaterThan(DEFAULT.loadTimeoutMs / 1000);
       expect(lastLine(run.stderr), run.args[0]).toBe(LOAD_BOUND_STRUCK("never-settling-import"));
@@ -140,7 +145,7 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
   it("an engine that loads in its first player only: the bound striking while a fresh one loads is a verdict (exit 1), not a load error", async ({ task }) => {
     // What once made --max-time 60 on never-compress exit 2 under load, made certain: every player after the first never gets ready.
     const run = await timed(["certify", ...plugins, "--engine", "reload-hangs", "--checks", "ABC", "CMP-1", "--timeout", "2000", "--max-time", "20", "--format", "json"]);
-    contained(task, run, 60);
+    contained(task, run, 20);
     expect(run.code, run.stderr).toBe(1);
     const json = certifyJson(run);
     expect(json.verdict).toBe("not-certified");
@@ -150,7 +155,7 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
 
   it("--max-time 60 bounds an engine whose compress never settles to about a minute: not certified, exit 1", async ({ task }) => {
     const run = await timed(["certify", ...plugins, "--engine", "never-compress", "--max-time", "60", "--format", "json"]);
-    contained(task, run, 90);
+    contained(task, run, 60);
     expect(run.seconds).toBeGreaterThan(55);
     expect(run.code).toBe(1);
     const json = certifyJson(run);
@@ -160,7 +165,7 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
 
   it("certify: a synchronous loop in compress costs the runs that call it, the rest are judged, exit 1", async ({ task }) => {
     const run = await timed(["certify", ...plugins, "--engine", "spin-compress", "--checks", "ABC-2", "ABC-5", "THR-4", "--timeout", "1000", "--format", "json"]);
-    contained(task, run, 90);
+    contained(task, run);
     expect(run.code).toBe(1);
     const outcomes = Object.fromEntries(certifyJson(run).checks.map((check) => [check.id, check.outcome]));
     expect(outcomes).toMatchObject({ "ABC-2/usage-echo": "pass", "ABC-5/compression-count": "timeout", "THR-4/nothing-published-after-timeout": "timeout" });
@@ -168,14 +173,14 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
 
   it("what an engine prints never reaches the report or a trace on stdout", async ({ task }) => {
     const certify = await timed(["certify", ...plugins, "--engine", "printer", "--checks", "ABC", "--format", "json"]);
-    contained(task, certify, 90);
+    contained(task, certify);
     expect(certify.code, certify.stderr).toBe(0);
     expect(certifyJson(certify).verdict).toBe("certified");
     // No bound given: the defaults are what the run was held to.
     expect(parseResult(certify.stdout).runInfo.bounds).toEqual({ maxTimeMs: DEFAULT.maxTimeMs, timeoutMs: DEFAULT.timeoutMs, loadTimeoutMs: DEFAULT.loadTimeoutMs });
     expect(certify.stderr).toMatch(/note: the engine printed \d+ bytes in \d+ line\(s\) on stdout \(first: "import chatter/);
     const run = await timed(["run", ...plugins, "--engine", "printer", "--scenario", "parallel-tool-calls", "--trace=-"]);
-    contained(task, run, 90);
+    contained(task, run);
     expect(run.code, run.stderr).toBe(0);
     const trace = parseTrace(run.stdout);
     expect(trace[0]).toMatchObject({ type: "run-start" });
@@ -192,7 +197,7 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
     writeFileSync(entry, readFileSync(entry, "utf8").replace('from "ctxbench"', `from ${JSON.stringify(join(REPO, "harness/index.ts"))}`));
     writeFileSync(join(root, "victim.txt"), "the user's file\n");
     const run = await timed(["certify", "--plugins", root, "--engine", "outside-writer", "--checks", "LIFE-2", "--format", "json"]);
-    contained(task, run, 90);
+    contained(task, run);
     expect(run.code, run.stderr).toBe(1);
     const [finding] = certifyJson(run).integrity ?? [];
     expect(finding?.kind).toBe("outside-write");
@@ -205,7 +210,7 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
     // Three checks and no benchmark keep it short (two of spin-compress's runs call compress and
     // cost their bound each); a suite stuck in compress is the bench case below.
     const run = await timed(["compare", ...plugins, "--engine", "spin-compress", "--engine", "truncate", "--checks", "ABC-2", "ABC-5", "CMP-1", "--no-bench", "--timeout", "5000", "--format", "json"]);
-    contained(task, run, 150);
+    contained(task, run);
     expect(run.code, run.stderr).toBe(0);
     const result = parseResult(run.stdout);
     expect(result.certifications.map((c) => [c.engine.name, c.verdict])).toEqual([
@@ -223,7 +228,7 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
 
   it("compare: engines that throw in select_context and compress, or end the process in a hook, get verdicts, exit 0", async ({ task }) => {
     const run = await timed(["compare", ...plugins, "--engine", "throw-select", "--engine", "exit-in-hook", "--suite", "cache", "--quick", "--timeout", "2000", "--format", "json"]);
-    contained(task, run, 150);
+    contained(task, run);
     expect(run.code, run.stderr).toBe(0);
     const result = parseResult(run.stdout);
     expect(result.certifications.map((c) => [c.engine.name, c.verdict])).toEqual([
@@ -237,7 +242,7 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
 
   it("bench: a suite stuck in compress ends when the bound strikes, exit 1 with one line naming the suite and engine", async ({ task }) => {
     const run = await timed(["bench", ...plugins, "--engine", "spin-compress", "--suite", "throughput", "--quick", "--max-time", "30", "--json"]);
-    contained(task, run, 75);
+    contained(task, run, 30);
     expect(run.code).toBe(1);
     expect(lastLine(run.stderr)).toMatch(/^ctxbench: 1 suite run\(s\) could not measure an engine: throughput \(spin-compress\): still running when the run's bound \(--max-time 30 s\) struck/);
     expect(parseResult(run.stdout).benchmarks).toEqual([]);
@@ -248,7 +253,7 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
       timed(["compare", ...plugins, "--engine", "never-compress", "--engine", "truncate", "--checks", "ABC-2", "ABC-5", "--no-bench", "--timeout", "3000", "--format", "json"]),
       timed(["bench", ...plugins, "--engine", "never-compress", "--suite", "throughput", "--quick", "--max-time", "20", "--json"]),
     ]);
-    contained(task, compare, 90);
+    contained(task, compare);
     expect(compare.code, compare.stderr).toBe(0);
     const result = parseResult(compare.stdout);
     expect(result.certifications.map((c) => [c.engine.name, c.verdict])).toEqual([
@@ -258,7 +263,7 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
     expect(Object.fromEntries(result.certifications[0]!.checks.map((check) => [check.id, check.outcome]))).toEqual({ "ABC-2/usage-echo": "pass", "ABC-5/compression-count": "timeout" });
     expect(result.certifications[0]!.checks.find((check) => check.id === "ABC-5/compression-count")!.message).toMatch(/did not finish within 3000 ms/);
     expect(result.runInfo.bounds).toEqual({ maxTimeMs: DEFAULT.maxTimeMs, timeoutMs: 3000, loadTimeoutMs: DEFAULT.loadTimeoutMs });
-    contained(task, bench, 60);
+    contained(task, bench, 20);
     expect(bench.code).toBe(1);
     expect(lastLine(bench.stderr)).toMatch(/^ctxbench: 1 suite run\(s\) could not measure an engine: throughput \(never-compress\): still running when the run's bound \(--max-time 20 s\) struck/);
     expect(parseResult(bench.stdout).runInfo.bounds).toEqual({ maxTimeMs: 20_000, loadTimeoutMs: DEFAULT.loadTimeoutMs, suiteTimeoutMs: DEFAULT.suiteTimeoutMs });
@@ -269,10 +274,10 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
       timed(["bench", ...plugins, "--engine", "exit-in-hook", "--suite", "quality", "--quick", "--json"]),
       timed(["bench", ...plugins, "--engine", "throw-select", "--suite", "quality", "--quick", "--json"]),
     ]);
-    contained(task, exits, 60);
+    contained(task, exits);
     expect(exits.code).toBe(1);
     expect(lastLine(exits.stderr)).toMatch(/quality \(exit-in-hook\): .*exited \(code 0\)/);
-    contained(task, throws, 60);
+    contained(task, throws);
     expect(throws.code, throws.stderr).toBe(0);
     expect(parseResult(throws.stdout).benchmarks.map((suite) => suite.suite)).toEqual(["quality"]);
     expect(parseResult(throws.stdout).runInfo.bounds).toEqual({ maxTimeMs: DEFAULT.maxTimeMs, loadTimeoutMs: DEFAULT.loadTimeoutMs, suiteTimeoutMs: DEFAULT.suiteTimeoutMs });
@@ -287,14 +292,14 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
     const runs = await Promise.all(cases.map(([engine]) => timed(["run", ...plugins, "--engine", engine, "--scenario", "parallel-tool-calls", "--max-time", "20", "--trace", `${engine}.jsonl`])));
     runs.forEach((run, index) => {
       const [engine, message] = cases[index]!;
-      contained(task, run, 60);
+      contained(task, run, 20);
       expect(run.code, engine).toBe(1);
       expect(run.stderr.trim().split("\n").filter((line) => line.startsWith("ctxbench:"))).toHaveLength(1);
       expect(lastLine(run.stderr)).toMatch(message);
       expect(existsSync(join(work, `${engine}.jsonl`))).toBe(false);
     });
     const throwing = await timed(["run", ...plugins, "--engine", "throw-select", "--scenario", "parallel-tool-calls", "--trace", "throw-select.jsonl", "--json"]);
-    contained(task, throwing, 60);
+    contained(task, throwing);
     expect(throwing.code, throwing.stderr).toBe(0);
     // No --max-time: the one source is held to the default bound of the whole run.
     expect((JSON.parse(throwing.stdout) as { bounds: unknown }).bounds).toEqual({ maxTimeMs: DEFAULT.maxTimeMs, timeoutMs: DEFAULT.maxTimeMs, loadTimeoutMs: DEFAULT.loadTimeoutMs });
@@ -326,8 +331,8 @@ describe.concurrent("every engine of the fault catalogue", { timeout: CASE_LIMIT
   });
 
   it.for(names)("%s: certify ends with a verdict or one line, never exit 3", async (name, { task }) => {
-    const run = await timed(["certify", "--plugins", catalogue, "--engine", name, "--checks", "ABC-2", "ABC-5", "CMP-1", "--timeout", "3000", "--max-time", "30", "--format", "json"]);
-    contained(task, run, 90);
+    const run = await timed(["certify", "--plugins", catalogue, "--engine", name, "--checks", "ABC-2", "ABC-5", "--timeout", "3000", "--max-time", "20", "--format", "json"]);
+    contained(task, run, 20);
     if (run.code === 2) return;
     const json = certifyJson(run);
     expect(json.engine.name).toBe(name);
