@@ -16,6 +16,7 @@ import { wantsColor, type CliIo } from "./io.ts";
 import { prepareOutputDirectory, prepareOutputFile, removeCreated } from "./output-paths.ts";
 import { boundOptions, enginesSelection, maxTimeOf, pythonRuntimeOf, quietOption, seedOf, seedOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
+import { parsePath } from "./option-values.ts";
 
 /** A function, so that `--suite` offers the suites registered when the command is built. */
 const benchOptions = () => ({
@@ -27,7 +28,7 @@ const benchOptions = () => ({
   suite: { array: true, choices: availableSuites(), describe: "Suite to run (repeatable; default: all)" },
   json: { type: "boolean", default: false, describe: "Print the result JSON instead of tables" },
   quick: { type: "boolean", default: false, describe: "Smaller inputs and fewer samples (a quick look, not a figure to publish)" },
-  out: { type: "string", describe: "Also write every report format into this directory" },
+  out: { type: "string", coerce: (raw: unknown) => parsePath("--out", raw), describe: "Also write every report format into this directory" },
   "save-baseline": { type: "string", describe: "Save the figures as a named baseline (.ctxbench/baselines/NAME.json)" },
   baseline: { type: "string", describe: "Compare with a saved baseline; exit 1 on a regression beyond max(10 %, the figures' uncertainty)" },
 }) as const;

@@ -5,9 +5,10 @@ import { writeRepros } from "../pipeline/repro.ts";
 import { publishResult, reportFormats } from "../../reports/index.ts";
 import { NegativeVerdict } from "../util/errors.ts";
 import { wantsColor, type CliIo } from "./io.ts";
-import { prepareOutputDirectory, removeCreated } from "./output-paths.ts";
+import { prepareOutputDirectory, prepareOutputFile, removeCreated } from "./output-paths.ts";
 import { boundOptions, boundsOf, checksOption, engineRequestOf, engineSelection, quietOption, seedOption, seedsOf, seedsOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
+import { parsePath } from "./option-values.ts";
 
 /** A function, so that `--format` offers the reporters registered when the command is built. */
 const certifyOptions = () => ({
@@ -17,14 +18,14 @@ const certifyOptions = () => ({
   ...boundOptions,
   ...checksOption,
   ...quietOption,
-  expectations: { type: "string", describe: "Expectations file (YAML: check id -> {expected, reason, link}); default <plugin dir>/expectations.yaml if present" },
+  expectations: { type: "string", coerce: (raw: unknown) => parsePath("--expectations", raw), describe: "Expectations file (YAML: check id -> {expected, reason, link}); default <plugin dir>/expectations.yaml if present" },
   "update-expectations": {
     type: "boolean",
     default: false,
     describe: "Rewrite the expectations file from this run's outcomes (entries of checks that did not run are kept); the verdict of this run still judges the file as it was",
   },
   format: { choices: reportFormats(), default: "terminal", describe: "What to print on stdout (json: the result.json document itself)" },
-  out: { type: "string", describe: "Write every format (result.json, junit.xml, report.md, …) and the repro files into this directory (without it, repro files of failures go to ./ctxbench-repro)" },
+  out: { type: "string", coerce: (raw: unknown) => parsePath("--out", raw), describe: "Write every format (result.json, junit.xml, report.md, …) and the repro files into this directory (without it, repro files of failures go to ./ctxbench-repro)" },
   shard: { type: "string", describe: "Run shard i of n (i/n); join the shards' result.json files with ctxbench merge" },
 }) as const;
 
@@ -51,10 +52,12 @@ async function certify(io: CliIo, args: CertifyArgs): Promise<void> {
   const seeds = seedsOf(args.seed, args.seeds);
   // --out is checked (and made) before the engine runs: a bad path is one line, not a lost certification.
   const out = args.out === undefined ? null : prepareOutputDirectory("--out", args.out, io.cwd);
+  // So is the expectations file --update-expectations will rewrite after the run.
+  const rewritten = args["update-expectations"] && args.expectations !== undefined ? prepareOutputFile("--expectations", args.expectations, io.cwd) : null;
   try {
     await certifyInto(io, args, seeds, out?.path ?? null);
   } catch (error) {
-    if (out !== null && !(error instanceof NegativeVerdict)) removeCreated(out.created);
+    if (!(error instanceof NegativeVerdict)) removeCreated([...(out?.created ?? []), ...(rewritten?.created ?? [])]);
     throw error;
   }
 }

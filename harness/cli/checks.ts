@@ -5,6 +5,7 @@ import { findRule } from "../conformance/rules.ts";
 import { PROBES } from "../conformance/probes/index.ts";
 import { UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
+import { parseText } from "./option-values.ts";
 
 /** One check as `checks list` describes it. */
 export interface CheckListing {
@@ -52,7 +53,7 @@ function listCommand(io: CliIo): CommandModule<object, { rule?: string | undefin
     describe: "Every check: id, level (MUST decides the verdict, SHOULD warns), title, and the scenarios and probes it reads",
     builder: (y) =>
       y
-        .option("rule", { type: "string", describe: "Only the checks of this rule id (e.g. CMP-2, TCU-3)" })
+        .option("rule", { type: "string", coerce: (raw: unknown) => parseText("--rule", raw, "a rule id (e.g. CMP-2)"), describe: "Only the checks of this rule id (e.g. CMP-2, TCU-3)" })
         .option("json", { type: "boolean", default: false, describe: "Print a JSON array instead of a table" }),
     handler: (args) => {
       const rule = args.rule?.trim().toUpperCase();

@@ -8,6 +8,7 @@ import { wantsColor, type CliIo } from "./io.ts";
 import { prepareOutputDirectory, removeCreated } from "./output-paths.ts";
 import { boundOptions, boundsOf, checksOption, enginesSelection, pythonRuntimeOf, quietOption, seedOf, seedOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
+import { parsePath } from "./option-values.ts";
 
 /** A function, so that `--format` offers the reporters registered when the command is built. */
 const compareOptions = () => ({
@@ -21,7 +22,7 @@ const compareOptions = () => ({
   certify: { type: "boolean", default: true, describe: "Certify each engine (--no-certify: only the performance tables)" },
   quick: { type: "boolean", default: false, describe: "Smaller benchmark inputs and fewer samples" },
   format: { choices: reportFormats({ pages: true }), default: "terminal", describe: "What to print on stdout" },
-  out: { type: "string", describe: "Also write every report format (HTML with charts included) into this directory" },
+  out: { type: "string", coerce: (raw: unknown) => parsePath("--out", raw), describe: "Also write every report format (HTML with charts included) into this directory" },
 }) as const;
 
 type CompareArgs = InferredOptionTypes<ReturnType<typeof compareOptions>>;

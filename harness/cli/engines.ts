@@ -7,13 +7,14 @@ import type { DiscoveredEngine } from "../plugins/types.ts";
 import { UsageError } from "../util/errors.ts";
 import { wantsColor, type CliIo } from "./io.ts";
 import { engineSelection, pythonRuntimeOf } from "./options.ts";
+import { parsePath } from "./option-values.ts";
 
 const listOptions = {
   plugins: engineSelection.plugins,
   json: { type: "boolean", default: false, describe: "Print JSON for machines instead of a table" },
   load: { type: "boolean", default: false, describe: "Also load each engine (in a player process of its own) and report whether it loads and its name; exit 2 if one does not" },
   python: engineSelection.python,
-  "hermes-agent": { type: "string", describe: "A hermes-agent checkout: also list its context-engine plugins and its built-in compressor" },
+  "hermes-agent": { type: "string", coerce: (raw: unknown) => parsePath("--hermes-agent", raw), describe: "A hermes-agent checkout: also list its context-engine plugins and its built-in compressor" },
 } as const;
 
 type ListArgs = InferredOptionTypes<typeof listOptions>;

@@ -7,6 +7,7 @@ import { UsageError } from "../util/errors.ts";
 import { readTextInput } from "../util/input-limits.ts";
 import type { CliIo } from "./io.ts";
 import { prepareOutputDirectory, prepareOutputFile, removeCreated, writeFilesAtomically, type OutputFile } from "./output-paths.ts";
+import { parsePath } from "./option-values.ts";
 
 interface InitArgs {
   name: string;
@@ -26,7 +27,7 @@ export function initCommand(io: CliIo): CommandModule<object, InitArgs> {
     builder: (yargs: Argv) =>
       yargs
         .positional("name", { type: "string", default: "my-engine", describe: "The engine's name: its plugin directory, plugin.yaml name and name property" })
-        .option("dir", { type: "string", default: ".", describe: "The project directory (its package.json gets the test tools)" })
+        .option("dir", { type: "string", default: ".", coerce: (raw: unknown) => parsePath("--dir", raw), describe: "The project directory (its package.json gets the test tools)" })
         .option("install", { type: "boolean", default: true, describe: "Run npm install when the test tools were added to package.json (--no-install to skip)" })
         .option("force", { type: "boolean", default: false, describe: "Overwrite the engine's files if they exist" })
         .example("$0 init my-engine", "plugins/my-engine/{plugin.yaml,index.ts,index.test.ts}, tsconfig.json, .github/workflows/certify.yml")

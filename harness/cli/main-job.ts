@@ -7,9 +7,10 @@ import { publicFields, renderEnginesTable } from "./engines.ts";
 import { reporters, writeAllReports } from "../../reports/index.ts";
 import { NegativeVerdict } from "../util/errors.ts";
 import { wantsColor, type CliIo } from "./io.ts";
-import { prepareOutputDirectory } from "./output-paths.ts";
+import { prepareOutputDirectory, removeCreated } from "./output-paths.ts";
 import { boundOptions, boundsOf, maxTimeOption, quietOption, seedOf, seedOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
+import { parseEach, parsePath } from "./option-values.ts";
 
 /** What every step of the main job sees. */
 export interface MainJobContext {
@@ -102,10 +103,10 @@ export async function runMainJob(context: MainJobContext, steps: readonly MainJo
 }
 
 const mainOptions = {
-  plugins: { type: "string", array: true, describe: "Another directory holding plugin directories (repeatable)" },
+  plugins: { type: "string", array: true, coerce: (raw: unknown) => parseEach("--plugins", raw, parsePath), describe: "Another directory holding plugin directories (repeatable)" },
   step: { array: true, choices: mainJobSteps.map((step) => step.id), describe: "Run only these steps (repeatable; default: all, in order)" },
   json: { type: "boolean", default: false, describe: "Print one JSON object with every stage's result" },
-  out: { type: "string", default: "ctxbench-report", describe: "Directory the reports are written to" },
+  out: { type: "string", default: "ctxbench-report", coerce: (raw: unknown) => parsePath("--out", raw), describe: "Directory the reports are written to" },
   ...seedOption,
   quick: { type: "boolean", default: false, describe: "Smaller benchmark inputs and fewer samples" },
   ...quietOption,
@@ -125,8 +126,9 @@ export function mainJobCommand(io: CliIo): CommandModule<object, MainArgs> {
     handler: async (args) => {
       const steps = args.step;
       // The report directory is checked (and made) before three engines are certified and benchmarked.
-      prepareOutputDirectory("--out", args.out, io.cwd);
-      await runMainJob(
+      const prepared = prepareOutputDirectory("--out", args.out, io.cwd);
+      try {
+        await runMainJob(
         {
           io,
           pluginDirs: args.plugins ?? [],
@@ -140,7 +142,12 @@ export function mainJobCommand(io: CliIo): CommandModule<object, MainArgs> {
           results: {},
         },
         steps ? mainJobSteps.filter((step) => steps.includes(step.id)) : mainJobSteps,
-      );
+        );
+      } catch (error) {
+        // A job stopped by bad input leaves no report directory it made (a verdict keeps its reports).
+        if (!(error instanceof NegativeVerdict)) removeCreated(prepared.created);
+        throw error;
+      }
     },
   };
 }

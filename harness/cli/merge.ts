@@ -6,12 +6,13 @@ import { NegativeVerdict, UsageError } from "../util/errors.ts";
 import { readTextInput } from "../util/input-limits.ts";
 import { prepareOutputDirectory, removeCreated } from "./output-paths.ts";
 import { wantsColor, type CliIo } from "./io.ts";
+import { parsePath } from "./option-values.ts";
 
 /** A function, so that `--format` offers the reporters registered when the command is built. */
 const mergeOptions = () =>
   ({
     format: { choices: reportFormats(), default: "terminal", describe: "What to print on stdout" },
-    out: { type: "string", describe: "Write every format of the merged result into this directory" },
+    out: { type: "string", coerce: (raw: unknown) => parsePath("--out", raw), describe: "Write every format of the merged result into this directory" },
   }) as const;
 
 type MergeArgs = InferredOptionTypes<ReturnType<typeof mergeOptions>> & { results: string[] };

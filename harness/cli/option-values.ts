@@ -77,3 +77,27 @@ export function parseTimerMs(flag: string, raw: unknown): number {
 export function parseName(flag: string, raw: unknown): string {
   return text(flag, raw, "a name");
 }
+
+/** A path: refused when blank (`--out ""` would otherwise mean the working directory, silently); kept as typed otherwise. */
+export function parsePath(flag: string, raw: unknown): string {
+  const value = single(flag, raw);
+  if (typeof value !== "string" && typeof value !== "number") throw new UsageError(`${flag} needs a path`);
+  const path = String(value);
+  if (path.trim() === "") throw new UsageError(`${flag} is blank; give a path`);
+  return path;
+}
+
+/** A repeatable option: each value parsed by `parse`. */
+export function parseEach<T>(flag: string, raw: unknown, parse: (flag: string, value: unknown) => T): T[] {
+  return (Array.isArray(raw) ? raw : [raw]).map((value) => parse(flag, value));
+}
+
+/** A check id, rule or prefix (`--checks`): blank would be the prefix of every check. */
+export function parseCheckSelector(flag: string, raw: unknown): string {
+  return text(flag, raw, "a check id, rule or prefix (e.g. CMP-2)");
+}
+
+/** A non-blank value, trimmed; `what` says what to give ("a rule id (e.g. CMP-2)"). */
+export function parseText(flag: string, raw: unknown, what: string): string {
+  return text(flag, raw, what);
+}

@@ -3,7 +3,7 @@ import { DEFAULT_RUN_TIMEOUT_MS } from "../conformance/runner.ts";
 import { DEFAULT_MAX_TIME_MS } from "../pipeline/bounds.ts";
 import type { EngineRequest } from "../pipeline/plan.ts";
 import { UsageError } from "../util/errors.ts";
-import { parseName, parseNumber, parseSeed, parseTimerMs, TIMER_MAX_MS } from "./option-values.ts";
+import { parseCheckSelector, parseEach, parseName, parseNumber, parsePath, parseSeed, parseTimerMs, TIMER_MAX_MS } from "./option-values.ts";
 
 // Every option more than one command shares, declared once. A command spreads the groups it
 // takes into its own `options` object, so yargs infers the handler's argument types from them.
@@ -11,12 +11,13 @@ import { parseName, parseNumber, parseSeed, parseTimerMs, TIMER_MAX_MS } from ".
 /** Selecting one engine (certify, run). */
 export const engineSelection = {
   engine: { type: "string", coerce: (raw: unknown) => parseName("--engine", raw), describe: 'Engine to use; overrides context.engine of config.yaml (default "compressor"); bundled:NAME names the bundled engine when a plugin of yours has its name' },
-  plugins: { type: "string", array: true, describe: "Another directory holding plugin directories (repeatable)" },
-  "plugin-module": { type: "string", describe: "A general plugin whose register(ctx) may call ctx.register_context_engine()" },
-  config: { type: "string", describe: "The config.yaml to read context.engine from (default ./config.yaml)" },
-  python: { type: "string", describe: "The Python interpreter for Python plugins (3.10 or later; default python3 on PATH)" },
+  plugins: { type: "string", array: true, coerce: (raw: unknown) => parseEach("--plugins", raw, parsePath), describe: "Another directory holding plugin directories (repeatable)" },
+  "plugin-module": { type: "string", coerce: (raw: unknown) => parsePath("--plugin-module", raw), describe: "A general plugin whose register(ctx) may call ctx.register_context_engine()" },
+  config: { type: "string", coerce: (raw: unknown) => parsePath("--config", raw), describe: "The config.yaml to read context.engine from (default ./config.yaml)" },
+  python: { type: "string", coerce: (raw: unknown) => parsePath("--python", raw), describe: "The Python interpreter for Python plugins (3.10 or later; default python3 on PATH)" },
   "hermes-agent": {
     type: "string",
+    coerce: (raw: unknown) => parsePath("--hermes-agent", raw),
     describe: 'A hermes-agent checkout: its context-engine plugins and its built-in ContextCompressor (as "compressor") become engines; only LLM and network seams are stubbed',
   },
 } as const satisfies Record<string, Options>;
@@ -31,7 +32,7 @@ export const enginesSelection = {
 
 /** The checks to run (certify, compare). */
 export const checksOption = {
-  checks: { type: "string", array: true, describe: "Check ids, rules or prefixes to run (e.g. CMP-2, CMP-2/orphaned-result, THR); default all" },
+  checks: { type: "string", array: true, coerce: (raw: unknown) => parseEach("--checks", raw, parseCheckSelector), describe: "Check ids, rules or prefixes to run (e.g. CMP-2, CMP-2/orphaned-result, THR); default all" },
 } as const satisfies Record<string, Options>;
 
 export const seedOption = {

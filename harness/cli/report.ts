@@ -7,12 +7,13 @@ import { UsageError } from "../util/errors.ts";
 import { readTextInput } from "../util/input-limits.ts";
 import { prepareOutputFile, removeCreated, writeFilesAtomically } from "./output-paths.ts";
 import { wantsColor, type CliIo } from "./io.ts";
+import { parsePath } from "./option-values.ts";
 
 /** A function, so that `--format` offers the reporters registered when the command is built. */
 const reportOptions = () =>
   ({
     format: { choices: reportFormats({ pages: true }), default: "terminal", describe: "Output format" },
-    out: { type: "string", describe: "Write the report to this file instead of stdout" },
+    out: { type: "string", coerce: (raw: unknown) => parsePath("--out", raw), describe: "Write the report to this file instead of stdout" },
     title: { type: "string", describe: "Heading of markdown and html reports" },
   }) as const;
 

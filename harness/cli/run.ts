@@ -16,7 +16,7 @@ import type { Trace } from "../trace/events.ts";
 import { DEFAULT_SEED, scenarioFromArgument, type Scenario } from "../../scenarios/index.ts";
 import { NegativeVerdict, UsageError } from "../util/errors.ts";
 import type { CliIo } from "./io.ts";
-import { parseTimerMs } from "./option-values.ts";
+import { parsePath, parseTimerMs } from "./option-values.ts";
 import { prepareOutputDirectory, prepareOutputFile, removeCreated, writeFileThrough } from "./output-paths.ts";
 import { boundOptions, engineRequestOf, engineSelection, maxTimeOf, seedOf, seedOption } from "./options.ts";
 
@@ -25,10 +25,10 @@ const runOptions = {
   ...seedOption,
   "max-time": boundOptions["max-time"],
   isolate: boundOptions.isolate,
-  scenario: { type: "string", describe: "A catalogue name (ctxbench scenarios list) or a scenario JSON file" },
+  scenario: { type: "string", coerce: (raw: unknown) => parsePath("--scenario", raw), describe: "A catalogue name (ctxbench scenarios list) or a scenario JSON file" },
   probe: { type: "string", choices: [...PROBES.keys()].sort(), describe: "A conformance probe to run instead of a scenario (what a failing check's repro replays)" },
-  trace: { type: "string", describe: 'Where to write the trace, one event per line (default <scenario>.trace.jsonl; a path ending in .gz is gzip-compressed; --trace=- for stdout)' },
-  home: { type: "string", describe: "Keep the run's directory here: the session store (sessions.db) and the engine's sandbox (engine/); default a temporary one, removed afterwards" },
+  trace: { type: "string", coerce: (raw: unknown) => parsePath("--trace", raw), describe: 'Where to write the trace, one event per line (default <scenario>.trace.jsonl; a path ending in .gz is gzip-compressed; --trace=- for stdout)' },
+  home: { type: "string", coerce: (raw: unknown) => parsePath("--home", raw), describe: "Keep the run's directory here: the session store (sessions.db) and the engine's sandbox (engine/); default a temporary one, removed afterwards" },
   "compaction-timeout": { type: "string", coerce: (raw: unknown) => parseTimerMs("--compaction-timeout", raw), describe: "Host timeout of one compaction pass in ms (default: the scenario's, else 120000)" },
   json: { type: "boolean", default: false, describe: "Print the run summary as JSON" },
 } as const;

@@ -17,7 +17,7 @@ import {
 } from "../../scenarios/index.ts";
 import { describeBytes } from "../util/input-limits.ts";
 import type { CliIo } from "./io.ts";
-import { parseSeed, parseWholeNumber } from "./option-values.ts";
+import { parsePath, parseSeed, parseWholeNumber } from "./option-values.ts";
 import { prepareOutputDirectory, removeCreated, writeFilesAtomically } from "./output-paths.ts";
 
 /** `ctxbench scenarios list|show|generate|import`: the scenario catalogue and its inputs. */
@@ -135,7 +135,7 @@ function importCommand(io: CliIo): CommandModule<object, { file: string; out: st
     builder: (y) =>
       y
         .positional("file", { type: "string", demandOption: true, describe: "The file to import" })
-        .option("out", { type: "string", describe: "Write imported-<session>.json files into this directory" })
+        .option("out", { type: "string", coerce: (raw: unknown) => parsePath("--out", raw), describe: "Write imported-<session>.json files into this directory" })
         .option("model", { type: "string", describe: "Model name when the source records none" })
         .option("context-length", { default: DEFAULT_CONTEXT_LENGTH, coerce: (raw: unknown) => parseWholeNumber("--context-length", raw, { min: 1 }), describe: "The model's context window in tokens" }),
     handler: (args) => {

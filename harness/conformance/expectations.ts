@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { parse, stringify } from "yaml";
 import { UsageError } from "../util/errors.ts";
+import { InputTooLargeError, readTextInput } from "../util/input-limits.ts";
 import { OUTCOMES, type EvaluatedCheck, type Outcome } from "./types.ts";
 
 /** What an engine's author expects of one check, and why (WPT-style metadata beside the engine). */
@@ -12,6 +13,9 @@ export interface Expectation {
 
 export type Expectations = ReadonlyMap<string, Expectation>;
 
+/** An expectations file holds an entry per check (a few dozen lines); one this large is not one. */
+export const EXPECTATIONS_MAX_BYTES = 4 * 1024 * 1024;
+
 /** An expectations file that cannot be read as one (exit 2, from every command that reads it). */
 export class ExpectationsError extends UsageError {}
 
@@ -20,9 +24,16 @@ export class ExpectationsError extends UsageError {}
  * check ids are returned as warnings (a check may have been retired), never silently dropped.
  */
 export function readExpectations(path: string, knownIds: readonly string[]): { expectations: Expectations; warnings: string[] } {
+  let text: string;
+  try {
+    text = readTextInput(path, "expectations files", EXPECTATIONS_MAX_BYTES);
+  } catch (error) {
+    if (error instanceof InputTooLargeError) throw new ExpectationsError(error.message);
+    throw new ExpectationsError(`${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
   let data: unknown;
   try {
-    data = parse(readFileSync(path, "utf8"));
+    data = parse(text);
   } catch (error) {
     throw new ExpectationsError(`${path}: ${(error as Error).message.split("\n")[0]}`);
   }

@@ -19,6 +19,8 @@ export interface CertifyOptions extends CertifyRequest {
   outputs?: readonly string[];
   /** Progress lines (a run settled, …). */
   onProgress?: (line: string) => void;
+  /** When the run's bound strikes, for a certification inside a longer run (compare); default now + its --max-time. */
+  deadline?: number;
 }
 
 export interface CertifyOutcome {
@@ -59,6 +61,7 @@ export async function executeCertification(plan: CertificationPlan, options: Omi
       spec: plan.selection.spec,
       runs: plan.sources.map((source) => ({ source })),
       bounds: plan.bounds,
+      ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
       isolate: plan.isolate,
       sandbox,
       env: playerEnv(options.env ?? process.env),

@@ -29,6 +29,8 @@ export interface RunStageOptions {
   /** The run's sandbox root (the players' working directories and the engines' homes go here). */
   sandbox: string;
   env: NodeJS.ProcessEnv;
+  /** When the run's bound strikes, when a longer run (compare) holds this stage to its own bound; default now + bounds.maxTimeMs. */
+  deadline?: number;
   /** Called as each run is settled (progress lines). */
   onRun?: (run: PlannedRun, outcome: RunOutcome) => void;
 }
@@ -60,7 +62,7 @@ export class EngineLoadError extends UsageError {}
  */
 export async function runStage(options: RunStageOptions): Promise<RunStageResult> {
   const { bounds } = options;
-  const deadline = performance.now() + bounds.maxTimeMs;
+  const deadline = options.deadline ?? performance.now() + bounds.maxTimeMs;
   const queue = [...options.runs];
   const outcomes = new Map<string, RunOutcome>();
   const intrinsics: IntegrityFinding[] = [];
@@ -77,7 +79,7 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
   const maxTimer = setTimeout(() => {
     struck = true;
     for (const connection of live) connection.kill();
-  }, bounds.maxTimeMs);
+  }, Math.max(1, deadline - performance.now()));
 
   const settle = (run: PlannedRun, outcome: RunOutcome) => {
     outcomes.set(sourceKey(run.source), outcome);

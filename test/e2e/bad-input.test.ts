@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { CHECKS } from "../../harness/conformance/checks/index.ts";
 import { collectRunInfo } from "../../harness/result/index.ts";
 import { certificationOf, checkSetDigest, RESULT_SCHEMA_VERSION, type CheckResult, type ResultJson } from "../../harness/result/index.ts";
+import { engineSource } from "../../harness/plugins/test-support.ts";
 import { CONTRACT_MODULE, ctxbench as runCli, REPO } from "./support.ts";
 
 /**
@@ -68,6 +69,29 @@ export class Engine extends ContextEngine {
   );
   return root;
 }
+
+
+/** A plugin root holding one plain engine ("plain") with `expectations.yaml` beside it holding `text`. */
+function pluginWithExpectations(text: string): string {
+  const root = join(work, `${counter++}-plugins`);
+  mkdirSync(join(root, "plain"), { recursive: true });
+  writeFileSync(join(root, "plain/plugin.yaml"), "name: plain\ndescription: a plain engine\nversion: 0.1.0\n");
+  writeFileSync(join(root, "plain/index.mjs"), engineSource("plain", pathToFileURL(CONTRACT_MODULE).href));
+  writeFileSync(join(root, "plain/expectations.yaml"), text);
+  return root;
+}
+
+/** Malformed expectations files, each with the line it must give. */
+const BAD_EXPECTATIONS: ReadonlyArray<readonly [string, () => string, RegExp]> = [
+  ["not YAML", () => file("syntax.yaml", "{{{"), /syntax\.yaml: Flow map in block collection must be sufficiently indented/],
+  ["a list, not a mapping", () => file("list.yaml", "- not\n- a mapping\n"), /list\.yaml: expected a mapping of check id to \{expected, reason\}$/],
+  ["an expected outcome that is none", () => file("outcome.yaml", "ABC-2/usage-echo: {expected: green, reason: x}\n"), /outcome\.yaml: "ABC-2\/usage-echo"\.expected must be one of pass, fail, error, timeout, skipped, indeterminate$/],
+  ["an entry without a reason", () => file("reason.yaml", "ABC-2/usage-echo: {expected: fail}\n"), /reason\.yaml: "ABC-2\/usage-echo" needs a reason$/],
+  ["YAML nested 100,000 levels deep", () => file("deep.yaml", `a: ${"[".repeat(100_000)}${"]".repeat(100_000)}\n`), /deep\.yaml: Maximum call stack size exceeded/],
+  ["a YAML alias bomb", () => file("bomb.yaml", ["a: &a [x, x, x, x, x, x, x, x, x, x]", ...Array.from({ length: 29 }, (_, i) => `b${i + 1}: &b${i + 1} [${Array(10).fill(i === 0 ? "*a" : `*b${i}`).join(", ")}]`)].join("\n")), /bomb\.yaml: Excessive alias count indicates a resource exhaustion attack$/],
+  ["a file of 300 MiB", () => sparseFile("huge.yaml", 300 * 1024 * 1024), /huge\.yaml is 300 MiB; ctxbench reads expectations files of at most 4\.0 MiB$/],
+  ["a directory", () => { const dir = join(work, `${counter++}-expectations-dir`); mkdirSync(dir); return dir; }, /expectations-dir: cannot read \(EISDIR\)$/],
+];
 
 
 /**
@@ -366,6 +390,92 @@ const ROWS: Row[] = [
     stderr: /--compaction-timeout must be a whole number of milliseconds from 1 to 2147483647 .*, got 1e10$/,
     absent: ["never.jsonl"],
   },
+  ...BAD_EXPECTATIONS.map(([what, path, stderr]): Row => ({
+    label: `certify: --expectations that is ${what}, refused before any engine runs`,
+    args: () => ["certify", "--engine", "truncate", "--checks", "ABC-2", "--expectations", path(), "--out", "never-report"],
+    stderr,
+    absent: ["never-report"],
+  })),
+  // Every command that reads the expectations beside a plugin refuses a malformed one the same way.
+  ...(
+    [
+      ["certify", (plugins: string) => ["certify", "--plugins", plugins, "--engine", "plain", "--checks", "ABC-2", "--out", "never-report"]],
+      ["compare", (plugins: string) => ["compare", "--plugins", plugins, "--engine", "plain", "--engine", "truncate", "--quick", "--out", "never-report"]],
+      ["main", (plugins: string) => ["main", "--plugins", plugins, "--quick", "--json", "--out", "never-report"]],
+    ] as const
+  ).map(([command, args]): Row => ({
+    label: `${command}: a plugin's expectations.yaml that is not YAML, refused before any engine runs`,
+    args: () => args(pluginWithExpectations("ABC-2/usage-echo: {expected: fail\n")),
+    stderr: /plain\/expectations\.yaml: .*(flow|Flow|Missing|end with)/,
+    absent: ["never-report"],
+  })),
+  ...(
+    [
+      ["under /proc/self/x", "/proc/self/x/e.yaml", /--expectations \/proc\/self\/x\/e\.yaml: cannot create \/proc\/self\/x \(ENOENT\)$/],
+      ["under a file", "UNDER-FILE", /j-file\/e\.yaml: \S+j-file is a file, so nothing can be created under it$/],
+    ] as const
+  ).map(([what, path, stderr]): Row => ({
+    label: `certify: --update-expectations into a file ${what}, refused before the run (it was exit 3 after it)`,
+    args: () => ["certify", "--engine", "truncate", "--checks", "ABC-2", "--update-expectations", "--expectations", path === "UNDER-FILE" ? join(file("j-file", "x"), "e.yaml") : path],
+    stderr,
+  })),
+  ...(
+    [
+      ["certify", ["certify", "--engine", "truncate", "--checks", "ABC-2"], "--out"],
+      ["certify", ["certify", "--engine", "truncate", "--checks", "ABC-2"], "--expectations"],
+      ["certify", ["certify", "--engine", "truncate", "--checks", "ABC-2"], "--config"],
+      ["certify", ["certify", "--engine", "truncate", "--checks", "ABC-2"], "--python"],
+      ["certify", ["certify", "--engine", "truncate", "--checks", "ABC-2"], "--hermes-agent"],
+      ["certify", ["certify", "--checks", "ABC-2"], "--plugin-module"],
+      ["compare", ["compare", "--engine", "truncate", "--no-bench"], "--plugins"],
+      ["compare", ["compare", "--engine", "truncate", "--no-bench"], "--out"],
+      ["bench", ["bench", "--engine", "truncate", "--suite", "throughput", "--quick"], "--out"],
+      ["main", ["main", "--quick"], "--out"],
+      ["main", ["main", "--quick", "--out", "never-report"], "--plugins"],
+      ["run", ["run", "--engine", "truncate", "--scenario", "basic"], "--trace"],
+      ["run", ["run", "--engine", "truncate", "--trace", "never.jsonl"], "--scenario"],
+      ["run", ["run", "--engine", "truncate", "--scenario", "basic", "--trace", "never.jsonl"], "--home"],
+      ["report", ["report", "RESULT"], "--out"],
+      ["merge", ["merge", "RESULT"], "--out"],
+      ["scenarios import", ["scenarios", "import", "TRANSCRIPT"], "--out"],
+      ["init", ["init", "my-engine", "--no-install"], "--dir"],
+      ["engines list", ["engines", "list"], "--hermes-agent"],
+    ] as const
+  ).map(([command, base, flag]): Row => ({
+    label: `${command}: ${flag} "" (it meant the working directory, silently)`,
+    args: () => [
+      ...base.map((arg) => (arg === "RESULT" ? shardFile(0) : arg === "TRANSCRIPT" ? file("ok.json", '[{"role":"user","content":"hi"},{"role":"assistant","content":"ok"}]') : arg)),
+      flag,
+      "",
+    ],
+    stderr: new RegExp(`${flag} is blank; give a path$`),
+    absent: ["never.jsonl", "never-report"],
+  })),
+  ...(
+    [
+      ["certify", ["certify", "--engine", "truncate"]],
+      ["compare", ["compare", "--engine", "truncate", "--no-bench"]],
+    ] as const
+  ).map(([command, base]): Row => ({
+    label: `${command}: --checks "" (a blank prefix selected every check)`,
+    args: () => [...base, "--checks", ""],
+    stderr: /--checks is blank; give a check id, rule or prefix \(e\.g\. CMP-2\)$/,
+  })),
+  {
+    label: "main: a --plugins directory that does not exist leaves no report directory behind",
+    args: () => ["main", "--plugins", join(work, "no-such-plugins"), "--quick", "--out", "never-report"],
+    stderr: /no-such-plugins: plugin directory does not exist$/,
+    absent: ["never-report"],
+  },
+  ...(
+    [
+      ["an unknown rule", ["--rule", "NOPE-9"], /unknown rule "NOPE-9"; rule ids look like CMP-2 \(see ctxbench checks list\)$/],
+      ["a blank rule", ["--rule", " "], /--rule is blank; give a rule id \(e\.g\. CMP-2\)$/],
+      ["--rule without a value", ["--rule"], /--rule is blank; give a rule id \(e\.g\. CMP-2\)$/],
+      ["an extra argument", ["--json", "extra"], /Unknown argument: extra\. See "ctxbench --help" for usage\.$/],
+      ["an unknown option", ["--format", "html"], /Unknown arguments?: format/],
+    ] as const
+  ).map(([what, args, stderr]): Row => ({ label: `checks list: ${what}`, args: () => ["checks", "list", ...args], stderr })),
   {
     label: "bench: --save-baseline with a path in its name, refused before the suites run",
     args: () => ["bench", "--engine", "truncate", "--suite", "throughput", "--quick", "--save-baseline", "../elsewhere"],
