@@ -9,6 +9,19 @@ import { HEX32, rawDb, tempDir, user } from "./test-support.ts";
 
 /** The upstream schema versions whose layouts these tests build and upgrade. */
 const VERSIONS_COVERED = [1, 2, 3, 4, 5, 6, 22, 30, 31];
+/**
+ * The versions not modelled, and why: no source at hand gives their column sets. The shared
+ * reference (upstream-message-identity.md §1.1) gives v31's columns, v30 as v31 without the four
+ * identity columns, and says only that the steps of v16, v18, v20, v22, v23, v25 and v29/30 are
+ * row backfills under a declarative column reconcile; v1–v6 and v22 came from hermes_state.py's
+ * history. A store of one of these versions holds a subset of v31's columns, which the same
+ * reconcile adds, but no test builds one as that version left it.
+ */
+const VERSIONS_NOT_COVERED = [...range(7, 21), ...range(23, 29)];
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, index) => from + index);
+}
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -64,6 +77,10 @@ const uids = (path: string): Array<string | null> => {
 describe("stores left by older upstream Hermes builds", () => {
   it(`covers upstream schema versions ${VERSIONS_COVERED.join(", ")}`, () => {
     expect(UPSTREAM_LAYOUTS.map((layout) => layout.version)).toEqual(VERSIONS_COVERED);
+  });
+
+  it(`does not model versions ${VERSIONS_NOT_COVERED.join(", ")} (no column sets for them at hand); the two lists are every version from 1 to 31`, () => {
+    expect([...VERSIONS_COVERED, ...VERSIONS_NOT_COVERED].sort((a, b) => a - b)).toEqual(range(1, 31));
   });
 
   describe.each(UPSTREAM_LAYOUTS.map((layout) => [layout.version, layout] as const))("schema v%i", (version, layout) => {

@@ -509,3 +509,17 @@ describe("bad inputs are exit 2, one line, nothing written (as processes)", () =
     expect(created).toEqual([]);
   });
 });
+
+describe("commands that read no expectations are not stopped by a malformed one (as processes)", () => {
+  it("bench and run play a plugin whose expectations.yaml is not YAML, exit 0", { timeout: 180_000 }, async () => {
+    const plugins = pluginWithExpectations("ABC-2/usage-echo: {expected: fail\n");
+    const [bench, run] = await Promise.all([
+      runCli(["bench", "--plugins", plugins, "--engine", "plain", "--suite", "quality", "--quick", "--json"], { cwd: work, timeoutMs: 170_000 }),
+      runCli(["run", "--plugins", plugins, "--engine", "plain", "--scenario", "basic", "--trace", "plain.jsonl"], { cwd: work, timeoutMs: 170_000 }),
+    ]);
+    expect(bench.code, bench.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(work, "plain.jsonl"))).toBe(true);
+    rmSync(join(work, "plain.jsonl"));
+  });
+});
