@@ -55,8 +55,12 @@ function contained(task: { meta: TaskMeta }, run: Timed, boundSeconds: number = 
   expect(run.seconds, `took ${run.seconds.toFixed(1)} s, bound ${boundSeconds} s`).toBeLessThan(boundSeconds + START_AND_STOP_SECONDS);
 }
 
-/** Starting ctxbench and its players (through tsx) and stopping them: seconds on an idle machine, a minute at load 15 on 2 cores. */
-const START_AND_STOP_SECONDS = 60;
+/**
+ * Starting ctxbench and its players (through tsx) and stopping them, time no bound of ctxbench
+ * covers: seconds on an idle machine, 60 s measured at load 18 on 2 cores (`run --max-time 20` on
+ * spin-compress took 80.6 s). An engine that hangs a command is unbounded, so this slack hides none.
+ */
+const START_AND_STOP_SECONDS = 120;
 
 const lastLine = (text: string) => text.trim().split("\n").at(-1) ?? "";
 /** The one certification of `certify --format json`'s document (the result.json `--out` writes). */
