@@ -7,7 +7,11 @@ import { CAUGHT, HOST_SCENARIOS } from "./test-support.ts";
 
 const repoRoot = new URL("../..", import.meta.url).pathname;
 
-describe("the bundled engines pass every check", () => {
+// Whole certifications in this process: minutes when the machine is loaded, so their bound is the
+// run's, not vitest's 60 s per test (speed is the benchmarks' business, not these tests').
+const WHOLE_CERTIFICATION_MS = 300_000;
+
+describe("the bundled engines pass every check", { timeout: WHOLE_CERTIFICATION_MS }, () => {
   it.each(["compressor", "truncate", "lcm"])("%s: no check fails (all checks, with scenarios)", async (name) => {
     const loaded = await loadEngine({ name, cwd: repoRoot, strict: true });
     const results = await runChecks({ name: loaded.name, version: loaded.version, selectedName: loaded.selected, createFresh: loaded.createFresh }, CHECKS, {
@@ -29,7 +33,7 @@ describe("the bundled engines pass every check", () => {
   });
 });
 
-describe("determinism", () => {
+describe("determinism", { timeout: WHOLE_CERTIFICATION_MS }, () => {
   it("the same engine and seed give the same outcomes and messages twice", async () => {
     const loaded = await loadEngine({ name: "compressor", cwd: repoRoot, strict: true });
     const engine = { name: loaded.name, version: loaded.version, selectedName: loaded.selected, createFresh: loaded.createFresh };
