@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { access, constants, readdir, readFile, stat } from "node:fs/promises";
 import { extname, join, resolve } from "node:path";
 import { UsageError } from "../util/errors.ts";
 import { readRunConfig, readSelectedEngine } from "./config.ts";
@@ -40,6 +40,9 @@ export async function selectEngine(options: SelectEngineOptions): Promise<Engine
   await assertRootsExist(roots);
   const pluginModule = options.pluginModule === undefined ? undefined : resolve(options.cwd, options.pluginModule);
   if (pluginModule !== undefined && !(await isFile(pluginModule))) throw new UsageError(`${pluginModule}: plugin module does not exist`);
+  // Checked whatever the engine's language: a wrong --python on a TypeScript engine is a typo the
+  // user should hear about, not an option that silently does nothing.
+  if (options.python !== undefined && !(await isExecutableFile(resolve(options.cwd, options.python)))) throw new UsageError(`--python ${options.python}: no executable file there`);
   const explicit = options.name?.trim();
   const selection = explicit ? explicit : await readSelectedEngine(options.cwd, options.configPath);
   const bundledOnly = selection.startsWith(BUNDLED_PREFIX);
@@ -137,6 +140,16 @@ export async function sourcesMention(directory: string, name: string): Promise<b
 async function isFile(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function isExecutableFile(path: string): Promise<boolean> {
+  try {
+    if (!(await stat(path)).isFile()) return false;
+    await access(path, constants.X_OK);
+    return true;
   } catch {
     return false;
   }

@@ -142,6 +142,19 @@ interface Row {
 const withEvent = (event: unknown) => (s: typeof FIXTURE) => void s.schedule.push({ kind: "event", session: s.sessions[0]!.id, event });
 
 const ROWS: Row[] = [
+  ...(
+    [
+      ["certify", ["certify", "--engine", "truncate", "--checks", "ABC-2"]],
+      ["compare", ["compare", "--engine", "truncate", "--no-bench", "--checks", "ABC-2"]],
+      ["bench", ["bench", "--engine", "truncate", "--suite", "throughput", "--quick"]],
+      ["run", ["run", "--engine", "truncate", "--scenario", "basic", "--trace", "never.jsonl"]],
+    ] as const
+  ).map(([command, args]): Row => ({
+    label: `${command}: --python naming no interpreter, for a TypeScript engine too (it was silently ignored)`,
+    args: () => [...args, "--python", "/nonexistent/python3"],
+    stderr: /--python \/nonexistent\/python3: no executable file there$/,
+    absent: ["never.jsonl"],
+  })),
   {
     label: "run: a content part nested 100,000 levels deep",
     args: () => ["run", "--engine", "compressor", "--scenario", scenarioFile((s) => void (s.sessions[0]!.turns[0]!.user = [{ type: "text", text: "hi", x: "DEEP" }]), ['"DEEP"', DEEP]), "--trace", "deep.jsonl"],
