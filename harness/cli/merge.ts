@@ -56,6 +56,7 @@ export function mergeCommand(io: CliIo): CommandModule<object, MergeArgs> {
  */
 function readResult(path: string, shown: string): ResultJson {
   let text: string;
+  if (shown.trim() === "") throw new UsageError("a result file argument is blank; give a path to a result.json");
   try {
     text = readTextInput(path, "result files");
   } catch (error) {

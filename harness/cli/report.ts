@@ -38,6 +38,7 @@ export function reportCommand(io: CliIo): CommandModule<object, ReportArgs> {
 
 function readResult(io: CliIo, file: string): ResultJson {
   let text: string;
+  if (file.trim() === "") throw new UsageError("a result file argument is blank; give a path to a result.json");
   try {
     text = readTextInput(resolve(io.cwd, file), "result files");
   } catch (error) {

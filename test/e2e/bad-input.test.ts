@@ -142,6 +142,17 @@ interface Row {
 const withEvent = (event: unknown) => (s: typeof FIXTURE) => void s.schedule.push({ kind: "event", session: s.sessions[0]!.id, event });
 
 const ROWS: Row[] = [
+  {
+    label: "report: a blank result file argument (it read the working directory: EISDIR)",
+    args: () => ["report", ""],
+    stderr: /a result file argument is blank; give a path to a result\.json$/,
+  },
+  {
+    label: "merge: a blank result file argument",
+    args: () => ["merge", "", "", "--out", "never-merged"],
+    stderr: /a result file argument is blank; give a path to a result\.json$/,
+    absent: ["never-merged"],
+  },
   ...(
     [
       ["certify", ["certify", "--engine", "truncate", "--checks", "ABC-2"]],
