@@ -140,12 +140,12 @@ export async function benchStage(options: BenchStageOptions): Promise<BenchStage
   return { benchmarks, figures, engines, failures, output: { stdout: addCaptured(streams.map((s) => s.stdout)), stderr: addCaptured(streams.map((s) => s.stderr)) } };
 }
 
-/** A valid run info, so a suite result can be checked with the result schema on its own. */
-const PLACEHOLDER_RUN_INFO = { tool: { name: "ctxbench", version: "0" }, node: "", os: "", cpu: "", cores: 1, gitSha: null, seed: 0, command: "", engines: [] };
+/** The run info of the envelope a lone suite result is wrapped in, so the result schema can check it on its own. */
+const ENVELOPE_RUN_INFO = { tool: { name: "ctxbench", version: "0" }, node: "", os: "", cpu: "", cores: 1, gitSha: null, seed: 0, command: "", engines: [] };
 
 /** A suite result from a player, checked against the result schema; the problem, or null. */
 function suiteProblem(result: Record<string, unknown>): string | null {
-  const probe = { schemaVersion: RESULT_SCHEMA_VERSION, runInfo: PLACEHOLDER_RUN_INFO, certifications: [], benchmarks: [result] };
+  const probe = { schemaVersion: RESULT_SCHEMA_VERSION, runInfo: ENVELOPE_RUN_INFO, certifications: [], benchmarks: [result] };
   const outcome = validateResult(probe);
   return outcome.ok ? null : `${outcome.problem.path.replace("$.benchmarks[0]", "$")}: ${outcome.problem.message}`;
 }
