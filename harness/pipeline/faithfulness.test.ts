@@ -39,13 +39,14 @@ const COMPARISON_TEST_MS = 600_000;
 
 describe("the protocol is faithful on the player path: certified in the player and through the Node adapter", () => {
   // The default engine (compaction, scenarios), the one with tools and a store, and a plugin whose
-  // flaw CMP catches (its own family is enough to show the failure arrives the same way).
+  // flaw CMP catches (its own family, with the probes and one scenario, is enough to show the
+  // failure arrives the same way).
   it.each([
-    ["compressor", [], []],
-    ["lcm", [], []],
-    ["object-summary", [FAULTY], ["CMP"]],
-  ] as const)("%s: the same verdict and the same outcome for every check", async (engine, pluginDirs, checks) => {
-    const plan = await planCertification({ cwd, engine, pluginDirs, checks });
+    ["compressor", [], [], undefined],
+    ["lcm", [], [], undefined],
+    ["object-summary", [FAULTY], ["CMP"], ["parallel-tool-calls"]],
+  ] as const)("%s: the same verdict and the same outcome for every check", async (engine, pluginDirs, checks, scenarios) => {
+    const plan = await planCertification({ cwd, engine, pluginDirs, checks, ...(scenarios ? { scenarios } : {}) });
     const inPlayer = await outcomes(plan);
     const remote = await outcomes(overProtocol(plan));
     expect([inPlayer.remote, remote.remote]).toEqual([false, true]);
