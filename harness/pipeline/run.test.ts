@@ -31,25 +31,25 @@ describe("the run stage: runs pulled by players, bounded by the parent", () => {
   });
 
   it("ends the whole stage when --max-time strikes: the run in flight and the runs not started are timeouts", async () => {
-    const stage = await runStage({ spec: await spec("never-compress"), runs: probes("compress", "identity"), bounds: defaultBounds({ players: 1, maxTimeMs: 8000 }), isolate: true, sandbox, env: process.env });
-    expect(outcomeOf(stage.outcomes, "compress")).toBe("timeout: probe:compress was still playing when the run's bound (--max-time 8 s) struck; ctxbench stopped the player running it");
-    expect(outcomeOf(stage.outcomes, "identity")).toBe("timeout: probe:identity: not played: the run's bound (--max-time 8 s) struck first");
+    const stage = await runStage({ spec: await spec("never-compress"), runs: probes("compress", "identity"), bounds: defaultBounds({ players: 1, maxTimeMs: 5000 }), isolate: true, sandbox, env: process.env });
+    expect(outcomeOf(stage.outcomes, "compress")).toBe("timeout: probe:compress was still playing when the run's bound (--max-time 5 s) struck; ctxbench stopped the player running it");
+    expect(outcomeOf(stage.outcomes, "identity")).toBe("timeout: probe:identity: not played: the run's bound (--max-time 5 s) struck first");
   });
 
   it("a bound that strikes while a fresh player loads an engine that loaded before is a timeout of the runs left, not a load error", async () => {
     // reload-hangs loads in the first player only; the player replacing the one stopped in compress never gets ready.
-    const stage = await runStage({ spec: await spec("reload-hangs"), runs: probes("usage", "compress", "identity"), bounds: defaultBounds({ players: 1, timeoutMs: 1500, maxTimeMs: 12_000 }), isolate: true, sandbox: mkdtempSync(join(sandbox, "reload-")), env: process.env });
+    const stage = await runStage({ spec: await spec("reload-hangs"), runs: probes("usage", "compress", "identity"), bounds: defaultBounds({ players: 1, timeoutMs: 1500, maxTimeMs: 6000 }), isolate: true, sandbox: mkdtempSync(join(sandbox, "reload-")), env: process.env });
     expect(outcomeOf(stage.outcomes, "usage")).toBe("recorded");
     expect(outcomeOf(stage.outcomes, "compress")).toMatch(/^timeout: probe:compress did not finish within 1500 ms/);
-    expect(outcomeOf(stage.outcomes, "identity")).toBe("timeout: probe:identity: not played: the run's bound (--max-time 12 s) struck first");
+    expect(outcomeOf(stage.outcomes, "identity")).toBe("timeout: probe:identity: not played: the run's bound (--max-time 6 s) struck first");
     expect(stage.playersStarted).toBe(2);
   });
 
   it("a fresh player failing to load an engine that loaded before costs the runs left (error), not the verdict", async () => {
-    // Its load bound (10 s) strikes long before the run's: the runs left are errors saying why.
-    const stage = await runStage({ spec: await spec("reload-hangs"), runs: probes("usage", "compress", "identity"), bounds: defaultBounds({ players: 1, timeoutMs: 1500, loadTimeoutMs: 10_000, maxTimeMs: 120_000 }), isolate: true, sandbox: mkdtempSync(join(sandbox, "reload-")), env: process.env });
+    // Its load bound (6 s) strikes long before the run's: the runs left are errors saying why.
+    const stage = await runStage({ spec: await spec("reload-hangs"), runs: probes("usage", "compress", "identity"), bounds: defaultBounds({ players: 1, timeoutMs: 1500, loadTimeoutMs: 6000, maxTimeMs: 120_000 }), isolate: true, sandbox: mkdtempSync(join(sandbox, "reload-")), env: process.env });
     expect(outcomeOf(stage.outcomes, "compress")).toMatch(/^timeout: probe:compress did not finish within 1500 ms/);
-    expect(outcomeOf(stage.outcomes, "identity")).toMatch(/^error: probe:identity: not played: a fresh player could not load the engine again: did not finish loading the engine within 10 s/);
+    expect(outcomeOf(stage.outcomes, "identity")).toMatch(/^error: probe:identity: not played: a fresh player could not load the engine again: did not finish loading the engine within 6 s/);
   });
 
   it("turns an engine that cannot load into one EngineLoadError", async () => {
