@@ -125,9 +125,9 @@ describe("the scenario catalogue", () => {
     expect(switches).toBeGreaterThan(order.length / 2);
   });
 
-  it("compression-timeout: a short host timeout and passes made to overrun it", () => {
+  it("compression-timeout: passes timed out by the schedule, the host's real-time timeout out of their reach", () => {
     const s = scenario("compression-timeout");
-    expect(s.host?.compactionTimeoutMs).toBeLessThanOrEqual(100);
+    expect(s.host?.compactionTimeoutMs).toBeGreaterThanOrEqual(1000);
     const timeouts = events(s, "timeout-next-compaction");
     expect(timeouts.length).toBeGreaterThanOrEqual(2);
     // The second one is followed at once by a manual pass, so a pass certainly times out.
