@@ -10,10 +10,10 @@ import { planCertification, type CertificationPlan } from "./plan.ts";
  * The engine protocol is faithful on the path certify takes: a TypeScript engine certified through
  * the pipeline and players, once in the player and once behind the engine protocol (the Node
  * adapter in a process of its own, a RemoteEngine in the player), gets the same verdict and the
- * same outcome for every check. (harness/conformance/faithfulness/ shows it for the in-process
- * runner and every fixture of the check set.) The messages' counts are not compared: how many
- * passes a host timeout discards, and so how many requests follow, depends on how long the
- * engine's calls take, and a call across the protocol takes longer.
+ * same outcome and message for every check. (harness/conformance/faithfulness/ shows it for the
+ * in-process runner and every fixture of the check set.) The messages, with their counts of
+ * passes and outputs, are equal because no catalogue scenario leaves a pass to the host's
+ * real-time timeout (harness/host/catalogue-speed.test.ts): a call across the protocol is slower.
  */
 
 const FAULTY = fileURLToPath(new URL("../../test/fixtures/plugins/faulty/", import.meta.url));
@@ -29,7 +29,7 @@ async function outcomes(plan: CertificationPlan) {
   const outcome = await executeCertification(plan, { env: process.env });
   return {
     verdict: outcome.assembled.certification.verdict,
-    checks: outcome.assembled.results.map((result) => `${result.id}: ${result.outcome}`),
+    checks: outcome.assembled.results.map((result) => `${result.id}: ${result.outcome}: ${result.message}`),
     remote: outcome.notices.some((notice) => notice.includes("behind the engine protocol")),
   };
 }
