@@ -67,6 +67,20 @@ class MessageRefsTest(BridgeTest):
         answer = self.link.hook(self.handle, "select_context", {"request_messages": by_reference([1, 2]), "conversation_messages": derived})["result"]
         self.assertNotIn("mutated", answer)
 
+    def test_a_nested_extra_the_engine_changes_in_place_is_reported_where_it_changed(self):
+        engine = engine_with(
+            "def select_context(self, request_messages, *, conversation_messages=None, incoming_message=None, budget_tokens=0):\n"
+            "    conversation_messages[0]['tool_calls'][0]['id'] = 'changed'\n"
+            "    return None"
+        )
+        link = self.bridge()
+        link.load(write_plugin(self.plugins, "nested", engine), "nested")
+        handle = link.result("create", {})["handle"]
+        derived = {"$derive": "request_messages", "extra": [{"tool_calls": [{"id": "c1", "type": "function"}]}]}
+        answer = link.hook(handle, "select_context", {"request_messages": by_reference([1], {1: MESSAGES[0]}), "conversation_messages": derived})["result"]
+        [change] = answer["mutated"]
+        self.assertEqual((change["param"], change["paths"]), ("conversation_messages", ["$[0].tool_calls[0].id"]))
+
     def test_reset_drops_what_was_kept_and_an_unknown_number_is_a_one_line_error(self):
         self.select(by_reference([1], {1: MESSAGES[0]}))
         self.assertIn("result", self.select(by_reference([2], {2: MESSAGES[1]}, reset=True)))

@@ -16,21 +16,6 @@ class RefError(Exception):
     pass
 
 
-def copy_of(value):
-    """A new copy of every dict and list in `value`; the leaves (str, numbers, None) are shared."""
-    kind = type(value)
-    if kind is dict:
-        return {key: copy_of(item) if type(item) in _CONTAINERS else item for key, item in value.items()}
-    if kind is list:
-        return [copy_of(item) if type(item) in _CONTAINERS else item for item in value]
-    return value
-
-
-def _fresh(kept):
-    message, blob = kept
-    return message.copy() if blob is None else marshal.loads(blob)
-
-
 class KeptMessages:
     def __init__(self):
         self._kept = {}
@@ -56,14 +41,16 @@ class KeptMessages:
             kept = [self._kept[number] for number in refs["$refs"]]
         except (KeyError, TypeError) as missing:
             raise RefError(f"request_messages names message {missing}, which the host never sent")
-        request = [_fresh(entry) for entry in kept]
+        request = [message.copy() if blob is None else marshal.loads(blob) for message, blob in kept]
         arguments["request_messages"] = request
         before = {"request_messages": [message for message, _blob in kept]}
         derived = arguments.get("conversation_messages")
         if isinstance(derived, dict) and derived.get("$derive") == "request_messages":
             extras = derived.get("extra") or []
             arguments["conversation_messages"] = [{**base, **own} for base, own in zip(request, extras)]
-            before["conversation_messages"] = [{**message, **copy_of(own)} for (message, _blob), own in zip(kept, extras)]
+            # The extras as sent, apart from the engine's: one marshal round trip, in C (parsed JSON always marshals).
+            originals = marshal.loads(marshal.dumps(extras))
+            before["conversation_messages"] = [{**message, **own} for (message, _blob), own in zip(kept, originals)]
         return before
 
     def __len__(self):
