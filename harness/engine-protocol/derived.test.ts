@@ -20,10 +20,22 @@ describe("conversation_messages as differences from request_messages", () => {
     const derived = deriveFromRequest(request, conversation)!;
     expect(isDerived(derived)).toBe(true);
     expect(derived.extra[0]).toEqual({ message_uid: "a".repeat(32) });
-    expect(Object.keys(derived.extra[1]!).sort()).toEqual(["_tool_call_uids", "message_uid", "tool_calls"]);
-    const rebuilt = underive(JSON.parse(JSON.stringify(request)), JSON.parse(JSON.stringify(derived)));
+    // tool_calls is the host's copy of the request's list, written as the same JSON: not sent again.
+    expect(Object.keys(derived.extra[1]!).sort()).toEqual(["_tool_call_uids", "message_uid"]);
+    const sentRequest = JSON.parse(JSON.stringify(request)) as Array<Record<string, unknown>>;
+    const rebuilt = underive(sentRequest, JSON.parse(JSON.stringify(derived)));
     expect(rebuilt).toEqual(JSON.parse(JSON.stringify(conversation)));
+    expect(rebuilt[1]!["tool_calls"], "the rebuilt message's nested list is its own").not.toBe(sentRequest[1]!["tool_calls"]);
     expect(derived.extra.some((own) => "role" in own || "content" in own), "shared text is not sent twice").toBe(false);
+  });
+
+  it("sends a nested value the conversation holds differently", () => {
+    const request = stripAll(transcript);
+    const conversation = cloneMessages(transcript);
+    (conversation[1]!.tool_calls![0]!.function as { arguments: string }).arguments = '{"x":1}';
+    const derived = deriveFromRequest(request, conversation)!;
+    expect(derived.extra[1]!["tool_calls"]).toEqual(conversation[1]!.tool_calls);
+    expect(underive(JSON.parse(JSON.stringify(request)), JSON.parse(JSON.stringify(derived)))).toEqual(JSON.parse(JSON.stringify(conversation)));
   });
 
   it("sends the conversation in full when it is not the request's copy", () => {

@@ -1,3 +1,5 @@
+import { sameJson } from "./json-equal.ts";
+
 /**
  * select_context's `request_messages` sent by reference (docs/engine-protocol.md, "Messages by
  * reference"). The host sends the whole request on every call, and from one call to the next all
@@ -84,40 +86,6 @@ export class MessageRefEncoder {
   get size(): number {
     return this.#byText.size;
   }
-}
-
-/**
- * Whether `value` is written as JSON exactly as `json` (a parsed JSON value) is, judged without
- * writing it. Anything unusual (a toJSON method, an undefined or non-finite value) says no: the
- * message is then written and looked up by its text.
- */
-function sameJson(value: unknown, json: unknown): boolean {
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-      return value === json;
-    case "number":
-      return Number.isFinite(value) && value === json;
-    case "object":
-      break;
-    default:
-      return false;
-  }
-  if (value === null || json === null || typeof json !== "object") return value === json;
-  if (Array.isArray(value)) {
-    if (!Array.isArray(json) || value.length !== json.length) return false;
-    for (let index = 0; index < value.length; index++) if (!sameJson(value[index], json[index])) return false;
-    return true;
-  }
-  if (Array.isArray(json) || typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
-  const keys = Object.keys(value);
-  const jsonKeys = Object.keys(json);
-  if (keys.length !== jsonKeys.length) return false;
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index]!;
-    if (key !== jsonKeys[index] || !sameJson((value as Record<string, unknown>)[key], (json as Record<string, unknown>)[key])) return false;
-  }
-  return true;
 }
 
 /** Every message a plain JSON object: what can go by reference. */

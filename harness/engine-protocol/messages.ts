@@ -1,10 +1,10 @@
 /**
- * The engine protocol's messages (version 1), as TypeScript types. docs/engine-protocol.md is the
+ * The engine protocol's messages (version 2), as TypeScript types. docs/engine-protocol.md is the
  * prose; protocol.schema.json, beside this file, is the schema both sides are tested against.
  */
 import type { HostModuleRecord, NativeSignature } from "../contract/native.ts";
 
-export const ENGINE_PROTOCOL_VERSION = 1;
+export const ENGINE_PROTOCOL_VERSION = 2;
 
 /** JSON-RPC error codes the engine side answers with. */
 export const ERROR_CODES = {

@@ -18,6 +18,8 @@ BRIDGE = os.path.join(os.path.dirname(__file__), "..", "main.py")
 VALIDATOR = Validator()
 ENGINE_RAISED = -32000
 LOAD_FAILED = -32001
+# The engine protocol version these tests speak (docs/engine-protocol.md).
+PROTOCOL = 2
 
 
 def write_plugin(root, name, files):
@@ -156,7 +158,7 @@ class Bridge:
         plugin = {"mode": mode, "directory": directory, "selection": selection}
         if manifest is not None:
             plugin["manifest"] = manifest
-        return self.call("initialize", {"protocol": 1, "plugin": plugin, "home": self.home, "config": config or {"context": {"engine": selection}}})
+        return self.call("initialize", {"protocol": PROTOCOL, "plugin": plugin, "home": self.home, "config": config or {"context": {"engine": selection}}})
 
     def hook(self, handle, hook, params=None, context=None, timeout=20.0):
         message = {"handle": handle, "hook": hook, "params": params or {}}

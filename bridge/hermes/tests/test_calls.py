@@ -238,3 +238,18 @@ class DerivedConversationTest(BridgeTest):
         self.assertTrue(answer["attrs"]["rebuilt"])
         self.assertTrue(answer["attrs"]["separate"])
         self.assertEqual([change["param"] for change in answer["mutated"]], ["conversation_messages"])
+
+    def test_a_nested_list_not_sent_again_is_the_conversations_own_copy(self):
+        bridge, engine = self.loaded(engine_with(
+            "def select_context(self, request_messages, *, conversation_messages=None, incoming_message=None, budget_tokens=0):\n"
+            "    self.equal = conversation_messages[0]['tool_calls'] == request_messages[0]['tool_calls']\n"
+            "    self.separate = conversation_messages[0]['tool_calls'] is not request_messages[0]['tool_calls']\n"
+            "    conversation_messages[0]['tool_calls'][0]['id'] = 'changed'\n"
+            "    return None"
+        ))
+        request = [{"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function"}]}]
+        answer = bridge.hook(engine["handle"], "select_context", {"request_messages": request, "conversation_messages": {"$derive": "request_messages", "extra": [{"message_uid": "u0"}]}})["result"]
+        self.assertTrue(answer["attrs"]["equal"])
+        self.assertTrue(answer["attrs"]["separate"])
+        [change] = answer["mutated"]
+        self.assertEqual((change["param"], change["paths"]), ("conversation_messages", ["$[0].tool_calls[0].id"]))

@@ -91,7 +91,8 @@ class ChannelTest(BridgeTest):
     def test_a_protocol_version_the_bridge_does_not_speak(self):
         directory = write_plugin(self.plugins, "simple", {"__init__.py": SIMPLE_ENGINE})
         bridge = self.bridge()
-        answer = bridge.call("initialize", {"protocol": 2, "plugin": {"mode": "directory", "directory": directory, "selection": "simple"}, "home": bridge.home, "config": {}})
+        # Version 1 rebuilt a derived conversation sharing the request's nested lists: refused.
+        answer = bridge.call("initialize", {"protocol": 1, "plugin": {"mode": "directory", "directory": directory, "selection": "simple"}, "home": bridge.home, "config": {}})
         self.assertEqual(answer["error"]["code"], -32602)
 
 

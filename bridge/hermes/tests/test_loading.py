@@ -3,7 +3,7 @@
 import os
 import unittest
 
-from .support import LOAD_FAILED, SIMPLE_ENGINE, BridgeTest, write_plugin
+from .support import LOAD_FAILED, PROTOCOL, SIMPLE_ENGINE, BridgeTest, write_plugin
 
 
 class DirectoryPathTest(BridgeTest):
@@ -160,7 +160,7 @@ class HermesAgentCheckoutTest(BridgeTest):
     def test_the_checkouts_own_modules_and_only_the_llm_seam_stubbed(self):
         bridge = self.bridge()
         answer = bridge.call("initialize", {
-            "protocol": 1,
+            "protocol": PROTOCOL,
             "plugin": {"mode": "builtin-compressor", "directory": self.CHECKOUT, "selection": "compressor"},
             "home": bridge.home,
             "config": {},

@@ -81,6 +81,22 @@ class MessageRefsTest(BridgeTest):
         [change] = answer["mutated"]
         self.assertEqual((change["param"], change["paths"]), ("conversation_messages", ["$[0].tool_calls[0].id"]))
 
+    def test_a_nested_list_of_a_kept_message_is_the_conversations_own_copy(self):
+        engine = engine_with(
+            "def select_context(self, request_messages, *, conversation_messages=None, incoming_message=None, budget_tokens=0):\n"
+            "    self.separate = conversation_messages[0]['tool_calls'] is not request_messages[0]['tool_calls']\n"
+            "    conversation_messages[0]['tool_calls'][0]['id'] = 'changed'\n"
+            "    return None"
+        )
+        link = self.bridge()
+        link.load(write_plugin(self.plugins, "kept", engine), "kept")
+        handle = link.result("create", {})["handle"]
+        derived = {"$derive": "request_messages", "extra": [{"message_uid": "u0"}]}
+        answer = link.hook(handle, "select_context", {"request_messages": by_reference([1], {1: TOOL_CALL}), "conversation_messages": derived})["result"]
+        self.assertTrue(answer["attrs"]["separate"])
+        [change] = answer["mutated"]
+        self.assertEqual((change["param"], change["paths"]), ("conversation_messages", ["$[0].tool_calls[0].id"]))
+
     def test_reset_drops_what_was_kept_and_an_unknown_number_is_a_one_line_error(self):
         self.select(by_reference([1], {1: MESSAGES[0]}))
         self.assertIn("result", self.select(by_reference([2], {2: MESSAGES[1]}, reset=True)))

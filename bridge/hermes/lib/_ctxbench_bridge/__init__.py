@@ -1,3 +1,3 @@
 """ctxbench's Hermes bridge: serves one Python context-engine plugin over the engine protocol."""
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2

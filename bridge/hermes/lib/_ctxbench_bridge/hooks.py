@@ -157,11 +157,21 @@ def _same(before, after):
 
 def underive(params):
     """`conversation_messages` sent as differences from `request_messages` (docs/engine-protocol.md):
-    each becomes a new dict, the request message's keys then its own."""
+    each becomes a new dict, the request message's keys (nested values copied anew) then its own."""
     derived = params.get("conversation_messages")
     request = params.get("request_messages")
     if isinstance(derived, dict) and derived.get("$derive") == "request_messages" and isinstance(request, list):
-        params["conversation_messages"] = [{**base, **own} for base, own in zip(request, derived.get("extra") or [])]
+        params["conversation_messages"] = [{**own_copy(base), **own} for base, own in zip(request, derived.get("extra") or [])]
+
+
+def own_copy(message):
+    """A new dict of `message` whose nested lists and dicts are new too (JSON data always marshals)."""
+    if any(type(value) in _CONTAINERS for value in message.values()):
+        return marshal.loads(marshal.dumps(message))
+    return message.copy()
+
+
+_CONTAINERS = (dict, list)
 
 
 def prepare(engine, hook, params, known=None):

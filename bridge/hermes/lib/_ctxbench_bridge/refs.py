@@ -35,19 +35,22 @@ class KeptMessages:
         for key, message in define.items():
             if not isinstance(message, dict) or not key.isdigit():
                 raise RefError(f"define: message {key!r} is not an object numbered by the host")
-            # A message holding lists or dicts (tool_calls) is copied from its marshal bytes, in C.
-            self._kept[int(key)] = (message, marshal.dumps(message) if any(type(value) in _CONTAINERS for value in message.values()) else None)
+            # The lists and dicts a message holds (tool_calls) are copied from their marshal bytes, in C;
+            # its strings are shared, as they cannot change.
+            nested = {name: value for name, value in message.items() if type(value) in _CONTAINERS}
+            self._kept[int(key)] = (message, marshal.dumps(nested) if nested else None)
         try:
             kept = [self._kept[number] for number in refs["$refs"]]
         except (KeyError, TypeError) as missing:
             raise RefError(f"request_messages names message {missing}, which the host never sent")
-        request = [message.copy() if blob is None else marshal.loads(blob) for message, blob in kept]
+        request = [message.copy() if blob is None else {**message, **marshal.loads(blob)} for message, blob in kept]
         arguments["request_messages"] = request
         before = {"request_messages": [message for message, _blob in kept]}
         derived = arguments.get("conversation_messages")
         if isinstance(derived, dict) and derived.get("$derive") == "request_messages":
             extras = derived.get("extra") or []
-            arguments["conversation_messages"] = [{**base, **own} for base, own in zip(request, extras)]
+            # Each its own copy of the kept message (nested values too, as the host's copies are), then its extras.
+            arguments["conversation_messages"] = [{**message, **own} if blob is None else {**message, **marshal.loads(blob), **own} for (message, blob), own in zip(kept, extras)]
             # The extras as sent, apart from the engine's: one marshal round trip, in C (parsed JSON always marshals).
             originals = marshal.loads(marshal.dumps(extras))
             before["conversation_messages"] = [{**message, **own} for (message, _blob), own in zip(kept, originals)]
