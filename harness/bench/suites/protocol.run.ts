@@ -13,5 +13,6 @@ if (args.includes("--json")) {
   process.stdout.write(`  ${result.messages}-message select_context:      ${range(result.selectRoundTripMs, 2, " ms")} (messages held by the engine side, the steady state)\n`);
   process.stdout.write(`  the same, every message new:        ${range(result.selectColdRoundTripMs, 2, " ms")} (a transcript's first request)\n`);
   process.stdout.write(`  assembly, inheriting Python engine ÷ none: ${range(result.inheritingAssemblyRatio, 3, "×")}; requests byte-identical: ${result.requestsByteIdentical}\n`);
+  process.stdout.write(`  protocol messages sent during ${result.inheritingAssemblies} assemblies with it: ${result.messagesDuringAssembly}\n`);
   for (const goal of result.goals) process.stdout.write(`  goal ${goal.id}: ${goal.status}${"reason" in goal && goal.reason ? ` (${goal.reason})` : ""}\n`);
 }

@@ -49,6 +49,9 @@ export interface ProtocolBenchResult {
   /** Whole request assembly with a Python engine that inherits select_context, over no engine (interleaved). */
   inheritingAssemblyRatio: Estimate;
   requestsByteIdentical: boolean;
+  /** Assemblies timed with the inheriting engine, and the protocol messages the host sent its engine side meanwhile (0: no round trip). */
+  inheritingAssemblies: number;
+  messagesDuringAssembly: number;
   goals: Goal[];
   durationMs: number;
 }
@@ -91,6 +94,13 @@ def register(ctx):
 /** Timed first requests of a transcript: each call gets a transcript of its own, written just before it. */
 const COLD_SAMPLES = 12;
 
+/**
+ * Rounds of the interleaved assembly ratio. The two variants differ by far less than the machine's
+ * drift, and the run's noise level is the spread of the calibration loop's per-round medians: more
+ * rounds than the default 8 so one disturbed round moves neither the ratio nor that spread.
+ */
+const ASSEMBLY_ROUNDS = 24;
+
 /** Per-call time of `call`, sequentially awaited, in `samples` samples of `batch` calls (after a warm-up). */
 async function timeCalls(call: () => Promise<unknown>, samples: number, batch: number): Promise<number[]> {
   for (let i = 0; i < Math.max(10, batch); i++) await call();
@@ -117,15 +127,21 @@ export async function runProtocolBench(options: ProtocolBenchOptions = {}): Prom
   const engines: RemoteEngine[] = [];
   try {
     const plugins = writePlugins(root);
-    const make = async (directory: string, selection: string) => {
-      const factory = new PythonEngineFactory({ directory, selection, mode: "directory" }, { ...(options.python !== undefined ? { python: options.python } : {}) });
-      const engine = await factory.createFresh({ home: join(root, `${selection}-home`) });
+    let messagesSent = 0;
+    const make = async (directory: string, selection: string, counted = false) => {
+      const factory = new PythonEngineFactory(
+        { directory, selection, mode: "directory" },
+        { ...(options.python !== undefined ? { python: options.python } : {}), ...(counted ? { onMessage: (direction: "in" | "out") => void (direction === "out" && messagesSent++) } : {}) },
+      );
+      const engine = await factory.createFresh({ home: join(root, `${selection}-${counted ? "counted-" : ""}home`) });
       engines.push(engine);
       await engine.update_model({ model: "sim/bench", context_length: 200_000 });
       return engine;
     };
     const inheriting = await make(plugins.inheriting, "inheriting");
     const selecting = await make(plugins.selecting, "selecting");
+    // Its own process, every message to it counted: the timed calls above pay no counting.
+    const assembling = await make(plugins.inheriting, "inheriting", true);
 
     const noop = await timeCalls(() => inheriting.should_compress(1) as unknown as Promise<unknown>, samples, 200);
 
@@ -150,15 +166,24 @@ export async function runProtocolBench(options: ProtocolBenchOptions = {}): Prom
       if (request instanceof Promise) throw new Error("assembly with an inheriting engine went asynchronous: the identity check made a round trip");
       return request;
     };
-    const requestsByteIdentical = JSON.stringify(assemble(null).messages) === JSON.stringify(assemble(inheriting).messages);
+    const requestsByteIdentical = JSON.stringify(assemble(null).messages) === JSON.stringify(assemble(assembling).messages);
     let sink = 0;
+    let inheritingAssemblies = 0;
+    const messagesBefore = messagesSent;
     const run = await measureInterleaved(
       [
         { name: "no-engine", run: (n) => { for (let i = 0; i < n; i++) sink += assemble(null).messages.length; } },
-        { name: "python-inheriting", run: (n) => { for (let i = 0; i < n; i++) sink += assemble(inheriting).messages.length; } },
+        {
+          name: "python-inheriting",
+          run: (n) => {
+            for (let i = 0; i < n; i++) sink += assemble(assembling).messages.length;
+            inheritingAssemblies += n;
+          },
+        },
       ],
-      options.measure ?? {},
+      { rounds: ASSEMBLY_ROUNDS, ...options.measure },
     );
+    const messagesDuringAssembly = messagesSent - messagesBefore;
     if (sink < 0) throw new Error("unreachable");
     const [none, remote] = run.variants as [NonNullable<(typeof run.variants)[0]>, NonNullable<(typeof run.variants)[0]>];
     const ratio = compareInterleaved({ samples: remote.samplesNs, perRound: remote.perRound }, { samples: none.samplesNs, perRound: none.perRound }).ratio;
@@ -182,6 +207,8 @@ export async function runProtocolBench(options: ProtocolBenchOptions = {}): Prom
       messages: transcript.length,
       inheritingAssemblyRatio: ratio,
       requestsByteIdentical,
+      inheritingAssemblies,
+      messagesDuringAssembly,
       goals,
       durationMs: performance.now() - started,
     };
