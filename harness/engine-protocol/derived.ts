@@ -4,9 +4,9 @@ import { sameJson } from "./json-equal.ts";
  * `conversation_messages` sent as differences from `request_messages`. The host passes
  * select_context the request (wire copies of the transcript) and copies of the transcript itself,
  * which share every leaf value but the identity fields: sending both in full doubles the largest
- * message of the protocol. Where each conversation message holds every key of its request message
- * with a value written as the same JSON, it is sent as `{"$derive": "request_messages", "extra": [...]}`:
- * the keys whose values are written differently or that the request lacks (`message_uid`). A nested
+ * message of the protocol. Where each conversation message holds every key of its request message,
+ * it is sent as `{"$derive": "request_messages", "extra": [...]}`: the keys whose values are written
+ * as JSON differently from the request message's, or that the request lacks (`message_uid`). A nested
  * list the host copied (`tool_calls`) is not sent again: the engine side rebuilds each message as a
  * new object — the request message's keys with new copies of its nested values, then its extras —
  * so the conversation's nested values are its own, as the host's copies are (protocol 2).
