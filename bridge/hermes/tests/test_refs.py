@@ -97,6 +97,19 @@ class MessageRefsTest(BridgeTest):
         [change] = answer["mutated"]
         self.assertEqual((change["param"], change["paths"]), ("conversation_messages", ["$[0].tool_calls[0].id"]))
 
+    def test_a_message_named_twice_gives_two_separate_copies(self):
+        engine = engine_with(
+            "def select_context(self, request_messages, *, conversation_messages=None, incoming_message=None, budget_tokens=0):\n"
+            "    first, second = request_messages\n"
+            "    self.separate = first is not second and first['tool_calls'] is not second['tool_calls'] and first['tool_calls'][0] is not second['tool_calls'][0]\n"
+            "    return None"
+        )
+        link = self.bridge()
+        link.load(write_plugin(self.plugins, "twice", engine), "twice")
+        handle = link.result("create", {})["handle"]
+        answer = link.hook(handle, "select_context", {"request_messages": by_reference([1, 1], {1: TOOL_CALL})})["result"]
+        self.assertTrue(answer["attrs"]["separate"])
+
     def test_reset_drops_what_was_kept_and_an_unknown_number_is_a_one_line_error(self):
         self.select(by_reference([1], {1: MESSAGES[0]}))
         self.assertIn("result", self.select(by_reference([2], {2: MESSAGES[1]}, reset=True)))
