@@ -2,7 +2,8 @@
  * Builds the package: `tsc -p tsconfig.build.json` into dist/, then the files the compiled code
  * reads beside itself (plugin.yaml of the bundled engines, JSON schemas, the Python bridge).
  * `--if-compiler-present` (the prepare script) skips the build where TypeScript is not installed:
- * a production-only install of a checkout runs its sources through tsx instead.
+ * a production-only install of a checkout runs its sources through tsx instead. `--if-stale`
+ * (npm test) skips it when dist/ is already a build of the current sources (bin/built.mjs).
  */
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -10,7 +11,7 @@ import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isShippedAsset, SOURCE_ROOTS } from "./assets.ts";
-import { sourceFiles, STAMP } from "../bin/built.mjs";
+import { builtFromCurrentSources, sourceFiles, STAMP } from "../bin/built.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = join(ROOT, "dist");
@@ -24,6 +25,12 @@ try {
     process.exit(0);
   }
   throw new Error("TypeScript is not installed: run npm ci first");
+}
+
+// `npm test` after `npm ci` (whose prepare just built) or after an unchanged run: nothing to compile.
+if (process.argv.includes("--if-stale") && builtFromCurrentSources(ROOT)) {
+  console.error("ctxbench: dist/ is a build of the sources as they are; not rebuilt");
+  process.exit(0);
 }
 
 // Taken before tsc reads anything: a source changed while the build runs leaves dist/ out of date.
