@@ -37,6 +37,14 @@ class MessageRefsTest(BridgeTest):
     def select(self, refs, budget=0):
         return self.link.hook(self.handle, "select_context", {"request_messages": refs, "budget_tokens": budget})
 
+    def select_on_own_engine(self, name, body, params):
+        """One select_context call on a fresh engine whose select_context runs `body` (lines of Python)."""
+        signature = "def select_context(self, request_messages, *, conversation_messages=None, incoming_message=None, budget_tokens=0):\n"
+        link = self.bridge()
+        link.load(write_plugin(self.plugins, name, engine_with(signature + "".join(f"    {line}\n" for line in body))), name)
+        handle = link.result("create", {})["handle"]
+        return link.hook(handle, "select_context", params)["result"]
+
     def test_the_bridge_announces_the_feature(self):
         self.assertIn("message-refs", self.initialized["features"])
 
@@ -68,46 +76,40 @@ class MessageRefsTest(BridgeTest):
         self.assertNotIn("mutated", answer)
 
     def test_a_nested_extra_the_engine_changes_in_place_is_reported_where_it_changed(self):
-        engine = engine_with(
-            "def select_context(self, request_messages, *, conversation_messages=None, incoming_message=None, budget_tokens=0):\n"
-            "    conversation_messages[0]['tool_calls'][0]['id'] = 'changed'\n"
-            "    return None"
-        )
-        link = self.bridge()
-        link.load(write_plugin(self.plugins, "nested", engine), "nested")
-        handle = link.result("create", {})["handle"]
         derived = {"$derive": "request_messages", "extra": [{"tool_calls": [{"id": "c1", "type": "function"}]}]}
-        answer = link.hook(handle, "select_context", {"request_messages": by_reference([1], {1: MESSAGES[0]}), "conversation_messages": derived})["result"]
+        answer = self.select_on_own_engine(
+            "nested",
+            ["conversation_messages[0]['tool_calls'][0]['id'] = 'changed'", "return None"],
+            {"request_messages": by_reference([1], {1: MESSAGES[0]}), "conversation_messages": derived},
+        )
         [change] = answer["mutated"]
         self.assertEqual((change["param"], change["paths"]), ("conversation_messages", ["$[0].tool_calls[0].id"]))
 
     def test_a_nested_list_of_a_kept_message_is_the_conversations_own_copy(self):
-        engine = engine_with(
-            "def select_context(self, request_messages, *, conversation_messages=None, incoming_message=None, budget_tokens=0):\n"
-            "    self.separate = conversation_messages[0]['tool_calls'] is not request_messages[0]['tool_calls']\n"
-            "    conversation_messages[0]['tool_calls'][0]['id'] = 'changed'\n"
-            "    return None"
-        )
-        link = self.bridge()
-        link.load(write_plugin(self.plugins, "kept", engine), "kept")
-        handle = link.result("create", {})["handle"]
         derived = {"$derive": "request_messages", "extra": [{"message_uid": "u0"}]}
-        answer = link.hook(handle, "select_context", {"request_messages": by_reference([1], {1: TOOL_CALL}), "conversation_messages": derived})["result"]
+        answer = self.select_on_own_engine(
+            "kept",
+            [
+                "self.separate = conversation_messages[0]['tool_calls'] is not request_messages[0]['tool_calls']",
+                "conversation_messages[0]['tool_calls'][0]['id'] = 'changed'",
+                "return None",
+            ],
+            {"request_messages": by_reference([1], {1: TOOL_CALL}), "conversation_messages": derived},
+        )
         self.assertTrue(answer["attrs"]["separate"])
         [change] = answer["mutated"]
         self.assertEqual((change["param"], change["paths"]), ("conversation_messages", ["$[0].tool_calls[0].id"]))
 
     def test_a_message_named_twice_gives_two_separate_copies(self):
-        engine = engine_with(
-            "def select_context(self, request_messages, *, conversation_messages=None, incoming_message=None, budget_tokens=0):\n"
-            "    first, second = request_messages\n"
-            "    self.separate = first is not second and first['tool_calls'] is not second['tool_calls'] and first['tool_calls'][0] is not second['tool_calls'][0]\n"
-            "    return None"
+        answer = self.select_on_own_engine(
+            "twice",
+            [
+                "first, second = request_messages",
+                "self.separate = first is not second and first['tool_calls'] is not second['tool_calls'] and first['tool_calls'][0] is not second['tool_calls'][0]",
+                "return None",
+            ],
+            {"request_messages": by_reference([1, 1], {1: TOOL_CALL})},
         )
-        link = self.bridge()
-        link.load(write_plugin(self.plugins, "twice", engine), "twice")
-        handle = link.result("create", {})["handle"]
-        answer = link.hook(handle, "select_context", {"request_messages": by_reference([1, 1], {1: TOOL_CALL})})["result"]
         self.assertTrue(answer["attrs"]["separate"])
 
     def test_reset_drops_what_was_kept_and_an_unknown_number_is_a_one_line_error(self):
