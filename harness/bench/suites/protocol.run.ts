@@ -10,6 +10,7 @@ if (args.includes("--json")) {
   const range = (e: { value: number; low: number; high: number }, digits: number, unit: string) => `${e.value.toFixed(digits)}${unit} (${e.low.toFixed(digits)}–${e.high.toFixed(digits)})`;
   process.stdout.write(`engine protocol, Python ${result.python}\n`);
   process.stdout.write(`  no-op hook round trip:            ${range(result.noopRoundTripUs, 1, " µs")}\n`);
+  process.stdout.write(`  the floor, a bare Python echo:    ${range(result.pipeFloorUs, 1, " µs")} (the no-op is ${result.noopOverFloor.toFixed(2)}× it)\n`);
   process.stdout.write(`  ${result.messages}-message select_context:      ${range(result.selectRoundTripMs, 2, " ms")} (messages held by the engine side, the steady state)\n`);
   process.stdout.write(`  the same, every message new:        ${range(result.selectColdRoundTripMs, 2, " ms")} (a transcript's first request)\n`);
   process.stdout.write(`  assembly, inheriting Python engine ÷ none: ${range(result.inheritingAssemblyRatio, 3, "×")}; requests byte-identical: ${result.requestsByteIdentical}\n`);

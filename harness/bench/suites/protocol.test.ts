@@ -9,7 +9,8 @@ describe("protocol suite (a real Python engine side)", () => {
     expect(result.requestsByteIdentical).toBe(true);
     expect(result.inheritingAssemblies).toBeGreaterThan(0);
     expect(result.messagesDuringAssembly).toBe(0);
-    for (const figure of [result.noopRoundTripUs, result.selectRoundTripMs, result.selectColdRoundTripMs, result.inheritingAssemblyRatio]) {
+    expect(result.noopOverFloor).toBeCloseTo(result.noopRoundTripUs.value / result.pipeFloorUs.value, 9);
+    for (const figure of [result.noopRoundTripUs, result.pipeFloorUs, result.selectRoundTripMs, result.selectColdRoundTripMs, result.inheritingAssemblyRatio]) {
       expect(figure.value).toBeGreaterThan(0);
       expect(figure.low).toBeLessThanOrEqual(figure.value);
       expect(figure.high).toBeGreaterThanOrEqual(figure.value);

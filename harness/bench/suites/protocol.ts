@@ -14,6 +14,7 @@ import { noiseOf } from "../noise.ts";
 import { noiseReason } from "../reliability.ts";
 import { compareInterleaved, medianWithInterval, type Estimate } from "../stats.ts";
 import { overheadTranscript } from "./overhead.ts";
+import { PipeEcho } from "./pipe-floor.ts";
 
 /** Goals from issue 14: what a call across the engine protocol may cost. */
 export const PROTOCOL_GOALS = {
@@ -37,6 +38,10 @@ export interface ProtocolBenchResult {
   python: string;
   /** One no-op hook call, host → Python → host, in µs. */
   noopRoundTripUs: Estimate;
+  /** The floor under it, timed alternately with it: a bare Python echo over the same pipes (pipe-floor.ts), in µs. */
+  pipeFloorUs: Estimate;
+  /** The no-op round trip's median ÷ the floor's. */
+  noopOverFloor: number;
   /**
    * One select_context of `messages` messages (request, conversation copies, incoming) answered
    * with None, in ms: the host's steady state, where the engine side holds the request's messages
@@ -103,12 +108,19 @@ const ASSEMBLY_ROUNDS = 24;
 
 /** Per-call time of `call`, sequentially awaited, in `samples` samples of `batch` calls (after a warm-up). */
 async function timeCalls(call: () => Promise<unknown>, samples: number, batch: number): Promise<number[]> {
-  for (let i = 0; i < Math.max(10, batch); i++) await call();
-  const perCall: number[] = [];
+  return (await timeCallsAlternately([call], samples, batch))[0]!;
+}
+
+/** timeCalls of several calls, their samples taken in turn, so a drift of the machine reaches each alike. */
+async function timeCallsAlternately(calls: ReadonlyArray<() => Promise<unknown>>, samples: number, batch: number): Promise<number[][]> {
+  for (const call of calls) for (let i = 0; i < Math.max(10, batch); i++) await call();
+  const perCall = calls.map((): number[] => []);
   for (let sample = 0; sample < samples; sample++) {
-    const started = process.hrtime.bigint();
-    for (let i = 0; i < batch; i++) await call();
-    perCall.push(Number(process.hrtime.bigint() - started) / batch);
+    for (const [index, call] of calls.entries()) {
+      const started = process.hrtime.bigint();
+      for (let i = 0; i < batch; i++) await call();
+      perCall[index]!.push(Number(process.hrtime.bigint() - started) / batch);
+    }
   }
   return perCall;
 }
@@ -143,7 +155,14 @@ export async function runProtocolBench(options: ProtocolBenchOptions = {}): Prom
     // Its own process, every message to it counted: the timed calls above pay no counting.
     const assembling = await make(plugins.inheriting, "inheriting", true);
 
-    const noop = await timeCalls(() => inheriting.should_compress(1) as unknown as Promise<unknown>, samples, 200);
+    const echo = new PipeEcho(python.executable);
+    let noop: number[];
+    let floor: number[];
+    try {
+      [noop, floor] = (await timeCallsAlternately([() => inheriting.should_compress(1) as unknown as Promise<unknown>, () => echo.call()], samples, 200)) as [number[], number[]];
+    } finally {
+      echo.close();
+    }
 
     const transcript: Message[] = overheadTranscript(count, options.seed ?? 1);
     const incomingIndex = transcript.findLastIndex((message) => message.role === "user");
@@ -190,6 +209,7 @@ export async function runProtocolBench(options: ProtocolBenchOptions = {}): Prom
     const noise = noiseOf(run.calibration.perRound.map((round) => medianWithInterval(round).value));
 
     const noopRoundTripUs = scaled(medianWithInterval(noop), 1e-3);
+    const pipeFloorUs = scaled(medianWithInterval(floor), 1e-3);
     const selectRoundTripMs = scaled(medianWithInterval(select), 1e-6);
     const selectColdRoundTripMs = scaled(medianWithInterval(cold), 1e-6);
     const unreliable = noiseReason(noise);
@@ -202,6 +222,8 @@ export async function runProtocolBench(options: ProtocolBenchOptions = {}): Prom
       suite: "protocol",
       python: `${python.version} (${python.executable})`,
       noopRoundTripUs,
+      pipeFloorUs,
+      noopOverFloor: noopRoundTripUs.value / pipeFloorUs.value,
       selectRoundTripMs,
       selectColdRoundTripMs,
       messages: transcript.length,
