@@ -509,12 +509,22 @@ const ROWS: Row[] = [
   },
 ];
 
-describe("bad inputs are exit 2, one line, nothing written (as processes)", () => {
-  it.for(ROWS.map((row) => [row.label, row] as const))("%s", async ([, row], { task }) => {
+/** A working directory of the row's own, so rows can run side by side and each sees only what it wrote. */
+function rowDirectory(): string {
+  const dir = join(work, `${counter++}-cwd`);
+  mkdirSync(dir);
+  return dir;
+}
+
+// Each row is a process that mostly starts Node and loads a command: rows run a few at a time
+// (vitest's maxConcurrency), so one row's start-up overlaps another's instead of queueing behind it.
+describe.concurrent("bad inputs are exit 2, one line, nothing written (as processes)", () => {
+  it.for(ROWS.map((row) => [row.label, row] as const))("%s", async ([, row], { task, expect }) => {
     const before = new Set(readdirSync(work));
+    const cwd = rowDirectory();
     const args = row.args();
     const started = performance.now();
-    const result = await runCli(args, { cwd: work, timeoutMs: 90_000 });
+    const result = await runCli(args, { cwd, timeoutMs: 90_000 });
     const lineCount = result.stderr.trimEnd().split("\n").length;
     task.meta.fault = {
       suite: `bad input: ${args[0] === "scenarios" || args[0] === "engines" ? args.slice(0, 2).join(" ") : args[0]}`,
@@ -528,7 +538,8 @@ describe("bad inputs are exit 2, one line, nothing written (as processes)", () =
     expect(lines[0]).toMatch(/^ctxbench: /);
     expect(lines[0]).toMatch(row.stderr);
     expect(result.stdout).toBe("");
-    for (const path of row.absent ?? []) expect(existsSync(join(work, path)), path).toBe(false);
+    for (const path of row.absent ?? []) expect(existsSync(join(cwd, path)), path).toBe(false);
+    expect(readdirSync(cwd), "written into the working directory").toEqual([]);
     const created = readdirSync(work).filter((name) => !before.has(name) && !/^\d+-/.test(name));
     expect(created).toEqual([]);
   });
@@ -537,13 +548,13 @@ describe("bad inputs are exit 2, one line, nothing written (as processes)", () =
 describe("commands that read no expectations are not stopped by a malformed one (as processes)", () => {
   it("bench and run play a plugin whose expectations.yaml is not YAML, exit 0", { timeout: 180_000 }, async () => {
     const plugins = pluginWithExpectations("ABC-2/usage-echo: {expected: fail\n");
+    const cwd = rowDirectory();
     const [bench, run] = await Promise.all([
-      runCli(["bench", "--plugins", plugins, "--engine", "plain", "--suite", "quality", "--quick", "--json"], { cwd: work, timeoutMs: 170_000 }),
-      runCli(["run", "--plugins", plugins, "--engine", "plain", "--scenario", "basic", "--trace", "plain.jsonl"], { cwd: work, timeoutMs: 170_000 }),
+      runCli(["bench", "--plugins", plugins, "--engine", "plain", "--suite", "quality", "--quick", "--json"], { cwd, timeoutMs: 170_000 }),
+      runCli(["run", "--plugins", plugins, "--engine", "plain", "--scenario", "basic", "--trace", "plain.jsonl"], { cwd, timeoutMs: 170_000 }),
     ]);
     expect(bench.code, bench.stderr).toBe(0);
     expect(run.code, run.stderr).toBe(0);
-    expect(existsSync(join(work, "plain.jsonl"))).toBe(true);
-    rmSync(join(work, "plain.jsonl"));
+    expect(existsSync(join(cwd, "plain.jsonl"))).toBe(true);
   });
 });
