@@ -326,6 +326,9 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
 describe.concurrent("every engine of the fault catalogue", { timeout: CASE_LIMIT_MS }, () => {
   const catalogue = join(work, "catalogue");
   mkdirSync(catalogue, { recursive: true });
+  // The copies are ES modules, as in the repository (whose package.json says so): without this a
+  // top-level await fails to compile, and an engine meant to hang at import exits 2 at once instead.
+  writeFileSync(join(catalogue, "package.json"), `${JSON.stringify({ type: "module" })}\n`);
   const names = readdirSync(HOSTILE, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
   for (const name of names) {
     cpSync(join(HOSTILE, name), join(catalogue, name), { recursive: true });
@@ -341,6 +344,7 @@ describe.concurrent("every engine of the fault catalogue", { timeout: CASE_LIMIT
   it.for(names)("%s: certify ends with a verdict or one line, never exit 3", async (name, { task }) => {
     const run = await timed(["certify", "--plugins", catalogue, "--engine", name, "--checks", "ABC-2", "ABC-5", "--timeout", "3000", "--max-time", "20", "--format", "json"]);
     contained(task, run, 20);
+    expect(run.stderr, "the copy must load as the repository's fixture does").not.toMatch(/Transform failed|SyntaxError/);
     if (run.code === 2) return;
     const json = certifyJson(run);
     expect(json.engine.name).toBe(name);
