@@ -30,10 +30,11 @@ export type OutsideWrite = { path: string; change: "changed" | "removed" | "adde
 /**
  * Judge a run (pure): every planned check over the traces it reads, expectations applied once
  * (expected and unexpected are decided here), integrity findings, the verdict. A planned check
- * that did not come back from its own evaluation is `error`.
+ * that did not come back from its own evaluation is `error`. `evaluated`: the checks' results when
+ * they were evaluated as the runs came in (EarlyChecks), else they are evaluated here.
  */
-export function assembleCertification(plan: CertificationPlan, stage: RunStageResult, outsideWrites: readonly OutsideWrite[]): AssembledCertification {
-  const evaluated = evaluateChecks(plan.checks, stage.outcomes, { seeds: plan.seeds, withScenarios: plan.withScenarios });
+export function assembleCertification(plan: CertificationPlan, stage: RunStageResult, outsideWrites: readonly OutsideWrite[], evaluated?: readonly EvaluatedCheck[]): AssembledCertification {
+  evaluated ??= evaluateChecks(plan.checks, stage.outcomes, { seeds: plan.seeds, withScenarios: plan.withScenarios });
   const results = plan.checks.map(
     (check, index) =>
       evaluated[index] ?? { id: check.id, rule: check.rule, level: check.level, title: check.title, outcome: "error" as const, message: "the check was planned but never evaluated", evidence: [], durationMs: 0, sources: [], seeds: plan.seeds, shownBy: [] },

@@ -11,6 +11,7 @@ import { changedPaths, snapshotTrees, type WatchedRoot } from "./tree-watch.ts";
 import { scratchRoot } from "../util/scratch-root.ts";
 import { runTiming } from "./timing.ts";
 import { appliedBounds } from "./bounds.ts";
+import { EarlyChecks } from "./early-checks.ts";
 
 export interface CertifyOptions extends CertifyRequest {
   /** The players' environment (default this process's). */
@@ -53,9 +54,11 @@ export async function executeCertification(plan: CertificationPlan, options: Omi
   let stage: RunStageResult;
   let writes;
   let wallMs = 0;
+  let evaluated;
   try {
     const before = snapshotTrees(watched, skip);
     let settled = 0;
+    const checks = new EarlyChecks(plan.checks, { seeds: plan.seeds, withScenarios: plan.withScenarios });
     const started = performance.now();
     stage = await runStage({
       spec: plan.selection.spec,
@@ -65,14 +68,18 @@ export async function executeCertification(plan: CertificationPlan, options: Omi
       isolate: plan.isolate,
       sandbox,
       env: playerEnv(options.env ?? process.env),
-      onRun: (run, outcome) => options.onProgress?.(`${++settled}/${plan.sources.length} ${run.source.kind}:${run.source.name} (seed ${run.source.seed}): ${outcome.ok ? "recorded" : outcome.outcome}`),
+      onRun: (run, outcome) => {
+        checks.settled(run, outcome);
+        options.onProgress?.(`${++settled}/${plan.sources.length} ${run.source.kind}:${run.source.name} (seed ${run.source.seed}): ${outcome.ok ? "recorded" : outcome.outcome}`);
+      },
     });
     wallMs = performance.now() - started;
+    evaluated = checks.results(stage.outcomes);
     writes = changedPaths(before, snapshotTrees(watched, skip));
   } finally {
     rmSync(sandbox, { recursive: true, force: true });
   }
-  const assembled = assembleCertification(plan, stage, writes);
+  const assembled = assembleCertification(plan, stage, writes, evaluated);
   assembled.certification.timing = runTiming(wallMs, stage.outcomes.values());
   const notices = [...plan.selection.notices, ...stage.engine.notices, ...assembled.warnings];
   const printed = outputSummary(stage.output);

@@ -64,6 +64,11 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
   const { bounds } = options;
   const deadline = options.deadline ?? performance.now() + bounds.maxTimeMs;
   const queue = [...options.runs];
+  const scenarios = new Map<PlannedRun, Scenario | null>();
+  const scenarioFor = (run: PlannedRun): Scenario | null => {
+    if (!scenarios.has(run)) scenarios.set(run, scenarioOf(run));
+    return scenarios.get(run)!;
+  };
   const outcomes = new Map<string, RunOutcome>();
   const intrinsics: IntegrityFinding[] = [];
   const streams: Array<{ stdout: CapturedStream; stderr: CapturedStream }> = [];
@@ -134,7 +139,7 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
       const run = queue.shift();
       if (run === undefined) break;
       const label = sourceLabel(run.source);
-      const scenario = scenarioOf(run);
+      const scenario = scenarioFor(run);
       const startedAt = performance.now();
       const struckMessage = `${label} was still playing when the run's bound (--max-time ${seconds(bounds.maxTimeMs)}) struck; ctxbench stopped the player running it`;
       const timeoutMessage = `${label} did not finish within ${bounds.timeoutMs} ms: the engine did not return control, or a hook never settled, so ctxbench stopped the player running it and went on without it`;
@@ -159,7 +164,11 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
 
   try {
     const lanes = Math.max(1, Math.min(bounds.players, options.runs.length));
-    await Promise.all(Array.from({ length: lanes }, () => lane()));
+    const playing = Promise.all(Array.from({ length: lanes }, () => lane()));
+    // While the players load: the scenarios are built and the longest runs go first, so the
+    // stage does not end with one player on a long run and the other idle.
+    longestFirst(queue, scenarioFor);
+    await playing;
   } finally {
     clearTimeout(maxTimer);
     for (const connection of live) connection.kill();
@@ -181,6 +190,15 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
     playersStarted: started,
     channel,
   };
+}
+
+/**
+ * Puts the runs with the longest scenarios (the most scheduled steps) first, in place; runs of
+ * equal length (probes, which have no scenario) keep their order.
+ */
+export function longestFirst(queue: PlannedRun[], scenarioFor: (run: PlannedRun) => Scenario | null): void {
+  const steps = new Map(queue.map((run) => [run, scenarioFor(run)?.schedule.length ?? 0]));
+  queue.sort((a, b) => steps.get(b)! - steps.get(a)!);
 }
 
 /** A catalogue scenario travels built: the checks read the parent's copy anyway, so the player need not generate it again. */
