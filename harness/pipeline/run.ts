@@ -165,8 +165,7 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
   try {
     const lanes = Math.max(1, Math.min(bounds.players, options.runs.length));
     const playing = Promise.all(Array.from({ length: lanes }, () => lane()));
-    // While the players load: the scenarios are built and the longest runs go first, so the
-    // stage does not end with one player on a long run and the other idle.
+    // While the players load: the scenarios are built and the runs ordered (see longestFirst).
     longestFirst(queue, scenarioFor);
     await playing;
   } finally {
@@ -193,12 +192,14 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
 }
 
 /**
- * Puts the runs with the longest scenarios (the most scheduled steps) first, in place; runs of
- * equal length (probes, which have no scenario) keep their order.
+ * Orders the queue in place: probes first (short, in their order; the checks that read a long
+ * scenario read probes too, so with the probes in such a check is judged as soon as its scenario
+ * is), then the scenarios with the most scheduled steps, so the stage does not end with one
+ * player on a long run and the other idle. Runs of equal weight keep their order.
  */
 export function longestFirst(queue: PlannedRun[], scenarioFor: (run: PlannedRun) => Scenario | null): void {
-  const steps = new Map(queue.map((run) => [run, scenarioFor(run)?.schedule.length ?? 0]));
-  queue.sort((a, b) => steps.get(b)! - steps.get(a)!);
+  const weight = new Map(queue.map((run) => [run, run.source.kind === "probe" ? Number.POSITIVE_INFINITY : (scenarioFor(run)?.schedule.length ?? 0)]));
+  queue.sort((a, b) => (weight.get(a) === weight.get(b) ? 0 : weight.get(b)! > weight.get(a)! ? 1 : -1));
 }
 
 /** A catalogue scenario travels built: the checks read the parent's copy anyway, so the player need not generate it again. */
