@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import type { ValueDigest } from "./events.ts";
 
 /**
@@ -9,6 +9,15 @@ export interface JsonMemo {
   cache: WeakMap<object, string>;
   /** True for an object whose content is final; only those are cached. */
   isStable(value: object): boolean;
+  /** Digests of lists of stable objects, as a trie of their prefixes (see digestValue). */
+  lists?: ListPrefix;
+}
+
+/** A list's start, up to some stable element: the hash of its canonical JSON so far, and what follows it. */
+interface ListPrefix {
+  hash: Hash;
+  size: number;
+  next: WeakMap<object, ListPrefix>;
 }
 
 /**
@@ -71,8 +80,43 @@ function write(value: unknown, ancestors: Set<object>, memo: JsonMemo | undefine
   return out;
 }
 
-/** sha256 of the canonical JSON (first 16 hex) and its length in characters. */
+/**
+ * sha256 of the canonical JSON (first 16 hex) and its length in characters. With a memo, a list
+ * whose elements are stable objects is hashed along a trie of the prefixes seen before: a host
+ * hands an engine the same history call after call, one message longer each time, so a call
+ * hashes only the elements it has not seen at that position instead of the whole history.
+ */
 export function digestValue(value: unknown, memo?: JsonMemo): ValueDigest {
+  if (memo !== undefined && Array.isArray(value) && !memo.cache.has(value)) return digestList(value, memo);
   const json = canonicalJson(value, memo);
   return { digest: createHash("sha256").update(json).digest("hex").slice(0, 16), size: json.length };
+}
+
+function digestList(list: readonly unknown[], memo: JsonMemo): ValueDigest {
+  memo.lists ??= { hash: createHash("sha256").update("["), size: 1, next: new WeakMap() };
+  let node = memo.lists;
+  let index = 0;
+  const ancestors = new Set<object>([list]);
+  const element = (at: number) => (at > 0 ? "," : "") + (write(list[at], ancestors, memo) ?? "null");
+  for (; index < list.length; index++) {
+    const item = list[index];
+    if (item === null || typeof item !== "object" || !memo.isStable(item)) break;
+    let child = node.next.get(item);
+    if (child === undefined) {
+      const text = element(index);
+      child = { hash: node.hash.copy().update(text), size: node.size + text.length, next: new WeakMap() };
+      node.next.set(item, child);
+    }
+    node = child;
+  }
+  // The rest (from the first element that is not stable) is hashed as it comes.
+  const hash = node.hash.copy();
+  let size = node.size;
+  for (; index < list.length; index++) {
+    const text = element(index);
+    hash.update(text);
+    size += text.length;
+  }
+  hash.update("]");
+  return { digest: hash.digest("hex").slice(0, 16), size: size + 1 };
 }

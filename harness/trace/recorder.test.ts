@@ -101,6 +101,29 @@ describe("memoized digests", () => {
     recorder.callHook(new Probe(), "should_compress_preflight", [[stable]], { session: "s" });
     expect(recorder.events[0]?.type === "engine-call" && recorder.events[0].args[0]).toEqual(digestValue([stable]));
   });
+
+  it("a list is hashed along the prefixes seen before and still digests exactly its canonical JSON", () => {
+    const memo = { cache: new WeakMap<object, string>(), isStable: (value: object) => "timestamp" in value };
+    const history = Array.from({ length: 6 }, (_, index) => ({ role: index % 2 ? "assistant" : "user", content: `m${index} é\u{1F600}`, timestamp: index }));
+    const live = { role: "user", content: "draft", nested: { b: 1, a: [2, undefined] } };
+    const lists: unknown[][] = [
+      [],
+      history.slice(0, 1),
+      history.slice(0, 3),
+      history.slice(0, 6),
+      [...history.slice(0, 2), live, ...history.slice(2, 4)],
+      [...history.slice(0, 4), live],
+      [history[3], history[1], history[0]],
+      [...history.slice(0, 2), "text", null, undefined, 7],
+      [history[0], history[0]],
+    ];
+    // Twice over, so the second round walks the prefixes the first one left.
+    for (const round of [1, 2])
+      for (const list of lists) expect({ round, digest: digestValue(list, memo) }).toEqual({ round, digest: digestValue(list) });
+    live.content = "edited";
+    expect(digestValue([...history.slice(0, 4), live], memo)).toEqual(digestValue([...history.slice(0, 4), live]));
+    expect(digestValue([...history.slice(0, 4), live], memo).size).toBe(canonicalJson([...history.slice(0, 4), live]).length);
+  });
 });
 
 describe("streamed JSONL", () => {
