@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { selectEngine } from "../plugins/select.ts";
 import { defaultBounds } from "./bounds.ts";
 import { buildScenario } from "../../scenarios/catalogue/index.ts";
-import { EngineLoadError, playRequest, runStage, scenarioOf } from "./run.ts";
+import { EngineLoadError, longestFirst, playRequest, runStage, scenarioOf, type PlannedRun } from "./run.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const HOSTILE = join(REPO, "test/fixtures/plugins/hostile");
@@ -73,5 +73,15 @@ describe("the run stage: runs pulled by players, bounded by the parent", () => {
     expect(scenarioOf({ source: { kind: "probe", name: "usage", seed: 1 } })).toBeNull();
     // Not the catalogue's: nothing is shipped and the player reports the run's error.
     expect(scenarioOf({ source: { kind: "scenario", name: "no-such-scenario", seed: 1 } })).toBeNull();
+  });
+
+  it("plays probes first in their order, then the scenarios with the most scheduled steps", () => {
+    const scenario = (name: string): PlannedRun => ({ source: { kind: "scenario", name, seed: 1 } });
+    const queue: PlannedRun[] = [scenario("preflight"), ...probes("usage"), scenario("concurrent-sessions"), scenario("unknown"), ...probes("compress"), scenario("repeated-tool-call-ids")];
+    const steps = queue.map((run) => scenarioOf(run)?.schedule.length ?? 0);
+    expect(steps[2]).toBeGreaterThan(steps[5]!);
+    expect(steps[5]).toBeGreaterThan(steps[0]!);
+    longestFirst(queue, scenarioOf);
+    expect(queue.map((run) => run.source.name)).toEqual(["usage", "compress", "concurrent-sessions", "repeated-tool-call-ids", "preflight", "unknown"]);
   });
 });
