@@ -81,6 +81,7 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
   const reload: { failure: string | null } = { failure: null };
   const live = new Set<PlayerConnection>();
   let struck = false;
+  let ordered: Promise<void> = Promise.resolve();
   const maxTimer = setTimeout(() => {
     struck = true;
     for (const connection of live) connection.kill();
@@ -136,6 +137,8 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
       if (struck) break;
       connection ??= await start();
       if (connection === null) break;
+      if (queue[0]?.source.kind !== "probe") await ordered;
+      if (struck || failure !== null) break;
       const run = queue.shift();
       if (run === undefined) break;
       const label = sourceLabel(run.source);
@@ -165,8 +168,17 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
   try {
     const lanes = Math.max(1, Math.min(bounds.players, options.runs.length));
     const playing = Promise.all(Array.from({ length: lanes }, () => lane()));
-    // While the players load: the scenarios are built and the runs ordered (see longestFirst).
-    longestFirst(queue, scenarioFor);
+    // The probes go first at once; the scenarios are built one per turn of the event loop while
+    // the players load and play the probes (a lane waits for them before its first scenario).
+    ordered = (async () => {
+      probesFirst(queue);
+      for (const run of [...queue]) {
+        if (run.source.kind === "probe") continue;
+        await new Promise((resolve) => setImmediate(resolve));
+        scenarioFor(run);
+      }
+      longestFirst(queue, scenarioFor);
+    })();
     await playing;
   } finally {
     clearTimeout(maxTimer);
@@ -192,10 +204,17 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
 }
 
 /**
- * Orders the queue in place: probes first (short, in their order; the checks that read a long
- * scenario read probes too, so with the probes in such a check is judged as soon as its scenario
- * is), then the scenarios with the most scheduled steps, so the stage does not end with one
- * player on a long run and the other idle. Runs of equal weight keep their order.
+ * Probes first, in their order (they are short, and the checks that read a long scenario read
+ * probes too: with the probes in, such a check is judged as soon as its scenario is).
+ */
+export function probesFirst(queue: PlannedRun[]): void {
+  queue.sort((a, b) => Number(a.source.kind !== "probe") - Number(b.source.kind !== "probe"));
+}
+
+/**
+ * Orders the queue in place: probes first (as probesFirst), then the scenarios with the most
+ * scheduled steps, so the stage does not end with one player on a long run and the other idle.
+ * Runs of equal weight keep their order.
  */
 export function longestFirst(queue: PlannedRun[], scenarioFor: (run: PlannedRun) => Scenario | null): void {
   const weight = new Map(queue.map((run) => [run, run.source.kind === "probe" ? Number.POSITIVE_INFINITY : (scenarioFor(run)?.schedule.length ?? 0)]));
