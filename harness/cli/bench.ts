@@ -1,6 +1,4 @@
-import { cpus } from "node:os";
 import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
-import { baselinePath, findRegressions, loadBaseline, saveBaseline } from "../bench/baseline.ts";
 import { availableSuites } from "../bench/registry.ts";
 import { benchStage } from "../pipeline/bench.ts";
 import { appliedBounds, defaultBounds } from "../pipeline/bounds.ts";
@@ -12,6 +10,7 @@ import type { EngineSpec } from "../plugins/spec.ts";
 import { publishResult } from "../../reports/index.ts";
 import { collectRunInfo, RESULT_SCHEMA_VERSION, type ResultJson } from "../result/index.ts";
 import { NegativeVerdict } from "../util/errors.ts";
+import { baselineOptions, prepareBaseline, saveAndGate, type BaselineRequest } from "./baseline-gate.ts";
 import { wantsColor, type CliIo } from "./io.ts";
 import { prepareOutputDirectory, prepareOutputFile, removeCreated } from "./output-paths.ts";
 import { boundOptions, enginesSelection, maxTimeOf, pythonRuntimeOf, quietOption, seedOf, seedOption } from "./options.ts";
@@ -29,8 +28,7 @@ const benchOptions = () => ({
   json: { type: "boolean", default: false, describe: "Print the result JSON instead of tables" },
   quick: { type: "boolean", default: false, describe: "Smaller inputs and fewer samples (a quick look, not a figure to publish)" },
   out: { type: "string", coerce: (raw: unknown) => parsePath("--out", raw), describe: "Also write every report format into this directory" },
-  "save-baseline": { type: "string", describe: "Save the figures as a named baseline (.ctxbench/baselines/NAME.json)" },
-  baseline: { type: "string", describe: "Compare with a saved baseline; exit 1 on a regression beyond max(10 %, the figures' uncertainty)" },
+  ...baselineOptions,
 }) as const;
 
 type BenchArgs = InferredOptionTypes<ReturnType<typeof benchOptions>>;
@@ -53,18 +51,17 @@ export function benchCommand(io: CliIo): CommandModule<object, BenchArgs> {
 
 async function bench(io: CliIo, args: BenchArgs): Promise<void> {
   // Everything the run writes is checked (and made) before a suite runs: a bad --out or baseline name is one line, not a lost run.
-  const baseline = args.baseline !== undefined ? loadBaseline(io.cwd, args.baseline) : null;
-  const saved = args["save-baseline"] === undefined ? null : prepareOutputFile("--save-baseline", baselinePath(io.cwd, args["save-baseline"]), io.cwd);
+  const baseline = prepareBaseline(io, args);
   const out = args.out === undefined ? null : prepareOutputDirectory("--out", args.out, io.cwd);
   try {
     await benchInto(io, args, baseline, out?.path ?? null);
   } catch (error) {
-    if (!(error instanceof NegativeVerdict)) removeCreated([...(saved?.created ?? []), ...(out?.created ?? [])]);
+    if (!(error instanceof NegativeVerdict)) removeCreated([...baseline.created, ...(out?.created ?? [])]);
     throw error;
   }
 }
 
-async function benchInto(io: CliIo, args: BenchArgs, baseline: ReturnType<typeof loadBaseline> | null, outDir: string | null): Promise<void> {
+async function benchInto(io: CliIo, args: BenchArgs, baseline: BaselineRequest, outDir: string | null): Promise<void> {
   const seed = seedOf(args.seed) ?? 1;
   const pluginDirs = args.plugins ?? [];
   const suites = args.suite && args.suite.length > 0 ? [...new Set(args.suite)] : availableSuites();
@@ -107,17 +104,5 @@ async function benchInto(io: CliIo, args: BenchArgs, baseline: ReturnType<typeof
   });
   for (const path of written) progress.step(`wrote ${path}`);
   if (run.failures.length > 0) throw new NegativeVerdict(`${run.failures.length} suite run(s) could not measure an engine: ${run.failures.join("; ")}`);
-  if (args["save-baseline"] !== undefined) {
-    const machine = `${cpus()[0]?.model.trim() ?? "unknown"} ×${cpus().length}, node ${process.version}`;
-    const path = saveBaseline(io.cwd, args["save-baseline"], { schemaVersion: 1, machine, figures: run.figures });
-    io.stderr(`saved baseline "${args["save-baseline"]}" to ${path}\n`);
-  }
-  if (baseline !== null) {
-    const regressions = findRegressions(baseline, run.figures);
-    if (regressions.length > 0) {
-      const lines = regressions.map((r) => `  ${r.key}: ${r.baseline.toPrecision(4)} → ${r.current.toPrecision(4)} (${((r.worseBy - 1) * 100).toFixed(1)} % worse; allowed ${((r.allowed - 1) * 100).toFixed(1)} %)`);
-      throw new NegativeVerdict(`${regressions.length} regression(s) against baseline "${args.baseline}":\n${lines.join("\n")}`);
-    }
-    io.stderr(`no regression against baseline "${args.baseline}" (${Object.keys(run.figures).length} figures compared)\n`);
-  }
+  saveAndGate(io, args, baseline, run.figures);
 }

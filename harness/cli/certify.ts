@@ -4,6 +4,8 @@ import { certifyEngine } from "../pipeline/certify.ts";
 import { writeRepros } from "../pipeline/repro.ts";
 import { publishResult, reportFormats } from "../../reports/index.ts";
 import { NegativeVerdict } from "../util/errors.ts";
+import { certificationFigures } from "../pipeline/timing.ts";
+import { baselineOptions, prepareBaseline, saveAndGate, type BaselineRequest } from "./baseline-gate.ts";
 import { wantsColor, type CliIo } from "./io.ts";
 import { prepareOutputDirectory, prepareOutputFile, removeCreated } from "./output-paths.ts";
 import { boundOptions, boundsOf, checksOption, engineRequestOf, engineSelection, quietOption, seedOption, seedsOf, seedsOption } from "./options.ts";
@@ -27,6 +29,7 @@ const certifyOptions = () => ({
   format: { choices: reportFormats(), default: "terminal", describe: "What to print on stdout (json: the result.json document itself)" },
   out: { type: "string", coerce: (raw: unknown) => parsePath("--out", raw), describe: "Write every format (result.json, junit.xml, report.md, …) and the repro files into this directory (without it, repro files of failures go to ./ctxbench-repro)" },
   shard: { type: "string", describe: "Run shard i of n (i/n); join the shards' result.json files with ctxbench merge" },
+  ...baselineOptions,
 }) as const;
 
 type CertifyArgs = InferredOptionTypes<ReturnType<typeof certifyOptions>>;
@@ -43,7 +46,8 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
         .example("ctxbench certify --plugins ./plugins --engine mine --out results", "certify your plugin, writing JUnit, Markdown and repro files")
         .example("ctxbench certify --engine mine --checks CMP-2 --seed 7", "replay one rule's checks with another seed")
         .example("ctxbench certify --engine mine --seeds 1,2,3,4,5", "play every scenario and probe under five seeds")
-        .example("ctxbench certify --engine mine --timeout 2000 --max-time 60", "bound each run to 2 s and the whole certification to a minute"),
+        .example("ctxbench certify --engine mine --timeout 2000 --max-time 60", "bound each run to 2 s and the whole certification to a minute")
+        .example("ctxbench certify --engine mine --save-baseline main && ctxbench certify --engine mine --baseline main", "gate on the certification's time (its run stage and the harness's share)"),
     handler: (args) => certify(io, args),
   };
 }
@@ -54,15 +58,16 @@ async function certify(io: CliIo, args: CertifyArgs): Promise<void> {
   const out = args.out === undefined ? null : prepareOutputDirectory("--out", args.out, io.cwd);
   // So is the expectations file --update-expectations will rewrite after the run.
   const rewritten = args["update-expectations"] && args.expectations !== undefined ? prepareOutputFile("--expectations", args.expectations, io.cwd) : null;
+  const baseline = prepareBaseline(io, args);
   try {
-    await certifyInto(io, args, seeds, out?.path ?? null);
+    await certifyInto(io, args, seeds, out?.path ?? null, baseline);
   } catch (error) {
-    if (!(error instanceof NegativeVerdict)) removeCreated([...(out?.created ?? []), ...(rewritten?.created ?? [])]);
+    if (!(error instanceof NegativeVerdict)) removeCreated([...(out?.created ?? []), ...(rewritten?.created ?? []), ...baseline.created]);
     throw error;
   }
 }
 
-async function certifyInto(io: CliIo, args: CertifyArgs, seeds: number[] | undefined, outDir: string | null): Promise<void> {
+async function certifyInto(io: CliIo, args: CertifyArgs, seeds: number[] | undefined, outDir: string | null, baseline: BaselineRequest): Promise<void> {
   const reproDir = outDir !== null ? join(outDir, "repro") : join(io.cwd, "ctxbench-repro");
   const summaryFile = io.env["GITHUB_STEP_SUMMARY"];
   const progress = createProgress(io, { quiet: args.quiet });
@@ -94,6 +99,7 @@ async function certifyInto(io: CliIo, args: CertifyArgs, seeds: number[] | undef
     environment: true,
   });
   if (repros.length > 0) io.stderr(`repro files for ${repros.length} unexpected outcome(s) in ${reproDir}\n`);
+  if (certification.verdict === "certified") saveAndGate(io, args, baseline, certificationFigures(certification));
   if (certification.verdict !== "certified") throw new NegativeVerdict(`${name} is not certified: ${notCertifiedBecause(certification, failures.filter((failure) => failure.level === "MUST").map((failure) => failure.id))}`);
 }
 
