@@ -9,8 +9,8 @@ export interface JsonMemo {
   cache: WeakMap<object, string>;
   /** True for an object whose content is final; only those are cached. */
   isStable(value: object): boolean;
-  /** Digests of lists of stable objects, as a trie of their prefixes (see digestValue). */
-  lists?: ListPrefix;
+  /** Digests of lists of stable objects, as tries of their prefixes, one per text before the list (see digestValue). */
+  lists?: Map<string, ListPrefix>;
 }
 
 /** A list's start, up to some stable element: the hash of its canonical JSON so far, and what follows it. */
@@ -84,24 +84,66 @@ function write(value: unknown, ancestors: Set<object>, memo: JsonMemo | undefine
  * sha256 of the canonical JSON (first 16 hex) and its length in characters. With a memo, a list
  * whose elements are stable objects is hashed along a trie of the prefixes seen before: a host
  * hands an engine the same history call after call, one message longer each time, so a call
- * hashes only the elements it has not seen at that position instead of the whole history.
+ * hashes only the elements it has not seen at that position instead of the whole history. So is
+ * the one list member of an object (select_context's options hold conversation_messages), its
+ * trie keyed by the object's text before the list.
  */
 export function digestValue(value: unknown, memo?: JsonMemo): ValueDigest {
-  if (memo !== undefined && Array.isArray(value) && !memo.cache.has(value)) return digestList(value, memo);
+  if (memo !== undefined && value !== null && typeof value === "object" && !memo.cache.has(value)) {
+    if (Array.isArray(value)) return digestList(value, memo, "[", "]", new Set([value]));
+    const split = splitAtList(value as Record<string, unknown>, memo);
+    if (split !== null) return digestList(split.list, memo, split.opening, split.closing, split.ancestors);
+  }
   const json = canonicalJson(value, memo);
   return { digest: createHash("sha256").update(json).digest("hex").slice(0, 16), size: json.length };
 }
 
-function digestList(list: readonly unknown[], memo: JsonMemo): ValueDigest {
-  memo.lists ??= { hash: createHash("sha256").update("["), size: 1, next: new WeakMap() };
-  let node = memo.lists;
+/** An object with exactly one array member, written around it: the text before the list's first element and after its last. */
+function splitAtList(record: Record<string, unknown>, memo: JsonMemo): { opening: string; list: readonly unknown[]; closing: string; ancestors: Set<object> } | null {
+  const keys = Object.keys(record);
+  if (keys.filter((key) => Array.isArray(record[key])).length !== 1) return null;
+  if (keys.length > 1) keys.sort();
+  const ancestors = new Set<object>([record]);
+  let opening = "{";
+  let closing = "";
+  let list: readonly unknown[] | null = null;
+  let first = true;
+  for (const key of keys) {
+    const value = record[key];
+    if (Array.isArray(value)) {
+      opening += `${first ? "" : ","}${JSON.stringify(key)}:[`;
+      list = value;
+      first = false;
+      continue;
+    }
+    const text = write(value, ancestors, memo);
+    if (text === undefined) continue;
+    const member = `${first ? "" : ","}${JSON.stringify(key)}:${text}`;
+    first = false;
+    if (list === null) opening += member;
+    else closing += member;
+  }
+  ancestors.add(list!);
+  return { opening, list: list!, closing: `]${closing}}`, ancestors };
+}
+
+const LIST_ROOTS_LIMIT = 64;
+
+function digestList(list: readonly unknown[], memo: JsonMemo, opening: string, closing: string, ancestors: Set<object>): ValueDigest {
+  memo.lists ??= new Map();
+  let root = memo.lists.get(opening);
+  if (root === undefined) {
+    if (memo.lists.size >= LIST_ROOTS_LIMIT) memo.lists.clear();
+    root = { hash: createHash("sha256").update(opening), size: opening.length, next: new WeakMap() };
+    memo.lists.set(opening, root);
+  }
+  let node: ListPrefix = root;
   let index = 0;
-  const ancestors = new Set<object>([list]);
   const element = (at: number) => (at > 0 ? "," : "") + (write(list[at], ancestors, memo) ?? "null");
   for (; index < list.length; index++) {
     const item = list[index];
     if (item === null || typeof item !== "object" || !memo.isStable(item)) break;
-    let child = node.next.get(item);
+    let child: ListPrefix | undefined = node.next.get(item);
     if (child === undefined) {
       const text = element(index);
       child = { hash: node.hash.copy().update(text), size: node.size + text.length, next: new WeakMap() };
@@ -117,6 +159,6 @@ function digestList(list: readonly unknown[], memo: JsonMemo): ValueDigest {
     hash.update(text);
     size += text.length;
   }
-  hash.update("]");
-  return { digest: hash.digest("hex").slice(0, 16), size: size + 1 };
+  hash.update(closing);
+  return { digest: hash.digest("hex").slice(0, 16), size: size + closing.length };
 }

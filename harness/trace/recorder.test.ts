@@ -120,8 +120,23 @@ describe("memoized digests", () => {
     // Twice over, so the second round walks the prefixes the first one left.
     for (const round of [1, 2])
       for (const list of lists) expect({ round, digest: digestValue(list, memo) }).toEqual({ round, digest: digestValue(list) });
+    // An object with one list member (select_context's options), its other members before and after the list.
+    const cyclic: Record<string, unknown> = { role: "user", content: "loops" };
+    cyclic["self"] = cyclic;
+    const objects: unknown[] = [
+      { budget_tokens: 64_000, conversation_messages: history.slice(0, 3), incoming_message: history[2] },
+      { budget_tokens: 64_000, conversation_messages: history.slice(0, 5), incoming_message: null, skipped: undefined },
+      { budget_tokens: 1, conversation_messages: [...history.slice(0, 2), live], incoming_message: live },
+      { a: [], z: { nested: [1, 2] } },
+      { only: history.slice(0, 6) },
+      { list: [cyclic, history[0]], after: "x" },
+      { two: [1], lists: [2] },
+    ];
+    for (const round of [1, 2])
+      for (const value of objects) expect({ round, digest: digestValue(value, memo) }).toEqual({ round, digest: digestValue(value) });
     live.content = "edited";
     expect(digestValue([...history.slice(0, 4), live], memo)).toEqual(digestValue([...history.slice(0, 4), live]));
+    expect(digestValue({ budget_tokens: 1, conversation_messages: [...history.slice(0, 2), live], incoming_message: live }, memo)).toEqual(digestValue({ budget_tokens: 1, conversation_messages: [...history.slice(0, 2), live], incoming_message: live }));
     expect(digestValue([...history.slice(0, 4), live], memo).size).toBe(canonicalJson([...history.slice(0, 4), live]).length);
   });
 });
