@@ -2,6 +2,7 @@ import { overridesHook, type ContextEngine } from "../contract/context-engine.ts
 import { hasPersistenceFields, stripAll, stripPersistenceFields } from "../contract/persistence-fields.ts";
 import type { Message, SelectContextOptions } from "../contract/types.ts";
 import type { SelectionOutcome } from "../trace/events.ts";
+import { wireForDigest } from "./wire-twins.ts";
 import { isThenable, readEngineField, type HookOutcome, type TraceRecorder } from "../trace/recorder.ts";
 import { planCacheBreakpoints } from "./cache-plan.ts";
 import { cloneMessage, cloneMessages } from "./clone.ts";
@@ -62,8 +63,9 @@ function callSelectContext(engine: ContextEngine, wire: Message[], transcript: r
   const options = { conversation_messages: conversation, incoming_message: incomingCopy, budget_tokens: readEngineField(engine, "context_length") || 0 };
   if (state.recorder !== undefined) {
     // The copies equal the transcript (unless the engine edited its own copy in an earlier request,
-    // SEL-6); the trace digests the host's history itself, reusing its cached JSON.
-    const digestArgs = [wire, { ...options, conversation_messages: transcript, incoming_message: incoming ?? null }];
+    // SEL-6); the trace digests the host's history itself, reusing its cached JSON, and the wire
+    // copies through their twins while the engine left them as they were.
+    const digestArgs = () => [wireForDigest(wire, transcript), { ...options, conversation_messages: transcript, incoming_message: incoming ?? null }];
     let decided: AssembledRequest | undefined;
     const detailAfter = (outcome: HookOutcome): Record<string, unknown> => {
       decided = decide(wire, outcome);

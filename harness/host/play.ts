@@ -11,6 +11,7 @@ import { cloneMessages } from "./clone.ts";
 import { applyHostEvent } from "./host-events.ts";
 import { endSession, notifyHook, restoredSession, startSession, systemMessage } from "./lifecycle.ts";
 import { isPersistedMessage } from "./persisted-message.ts";
+import { isWireTwin } from "./wire-twins.ts";
 import type { CompactionObserver } from "./observers.ts";
 import { PassPool } from "./pool.ts";
 import { DEFAULT_HOST_TOOLS, type HostRuntime, type SessionRuntime } from "./runtime.ts";
@@ -127,7 +128,7 @@ function createRuntime(scenario: Scenario, engine: ContextEngine, options: PlayO
     observers: options.observers ?? [],
     passCount: 0,
   };
-  runtime.recorder.memoizeDigests(isPersistedMessage);
+  runtime.recorder.memoizeDigests((value) => isPersistedMessage(value) || isWireTwin(value));
   return runtime;
 }
 

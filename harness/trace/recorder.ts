@@ -20,8 +20,11 @@ export interface CallContext {
   session: string | null;
   /** Values a check needs verbatim (recorded on the event as `detail`). */
   detail?: Record<string, unknown>;
-  /** What to digest instead of the arguments, when they hold run-specific values (e.g. a sandbox path). */
-  digestArgs?: readonly unknown[];
+  /**
+   * What to digest instead of the arguments, when they hold run-specific values (e.g. a sandbox
+   * path); a function is asked once the call has returned.
+   */
+  digestArgs?: readonly unknown[] | (() => readonly unknown[]);
   /**
    * More detail once the call has returned (what it did to its arguments, a copy of its answer),
    * merged into `detail` before the event is recorded, so an event never changes after it is in the trace.
@@ -116,7 +119,7 @@ export class TraceRecorder {
       type: "engine-call",
       session: context.session,
       hook,
-      args: (context.digestArgs ?? args).map((value) => digestValue(value, this.#memo)),
+      args: (typeof context.digestArgs === "function" ? context.digestArgs() : (context.digestArgs ?? args)).map((value) => digestValue(value, this.#memo)),
       resultKind: timedOut ? "timeout" : outcome.ok ? classifyResult(hook, outcome.value) : "error",
       result: !timedOut && outcome.ok ? digestValue(outcome.value, this.#memo) : null,
       error: timedOut ? "host timeout" : outcome.ok ? null : describeError(outcome.error),

@@ -1,0 +1,50 @@
+import type { Message } from "../contract/types.ts";
+import { stripPersistenceFields } from "../contract/persistence-fields.ts";
+import { isPersistedMessage } from "./persisted-message.ts";
+
+/**
+ * The wire form of each persisted message, made once and handed to nobody: what the trace digests
+ * in place of a request's wire copies while they still equal it. A request's copies are new every
+ * time (the engine may edit them), so their JSON cannot be remembered; a twin's can, as a
+ * persisted message's is (it never changes, nor does anything it holds, which the copies share).
+ */
+const twins = new WeakMap<object, Message>();
+const made = new WeakSet<object>();
+
+function twinOf(persisted: Message): Message {
+  let twin = twins.get(persisted);
+  if (twin === undefined) {
+    twin = stripPersistenceFields(persisted);
+    twins.set(persisted, twin);
+    made.add(twin);
+  }
+  return twin;
+}
+
+/** A twin (the digests may remember its JSON). */
+export const isWireTwin = (value: object): boolean => made.has(value);
+
+/**
+ * What to digest for a request's wire copies of `transcript` after the engine had them: the
+ * twins where a copy still has exactly its twin's members (the same values), else the copy itself.
+ * Either way the digest is that of the copies as they are now.
+ */
+export function wireForDigest(wire: readonly Message[], transcript: readonly Message[]): readonly unknown[] {
+  if (wire.length !== transcript.length) return wire;
+  return wire.map((copy, index) => {
+    const source = transcript[index]!;
+    if (!isPersistedMessage(source)) return copy;
+    const twin = twinOf(source);
+    return sameMembers(copy, twin) ? twin : copy;
+  });
+}
+
+function sameMembers(a: Message, b: Message): boolean {
+  let count = 0;
+  for (const key in a) {
+    if (!Object.hasOwn(a, key) || !Object.hasOwn(b, key) || a[key] !== b[key]) return false;
+    count++;
+  }
+  for (const key in b) if (Object.hasOwn(b, key)) count--;
+  return count === 0;
+}
