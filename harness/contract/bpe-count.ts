@@ -7,12 +7,13 @@ export interface BpeRanks {
 
 /**
  * Counts byte-pair-encoding tokens without producing them: the same pieces and the same merges as
- * tiktoken (the lowest-ranked adjacent pair first, the leftmost on a tie), with the ranks keyed by
- * each token's bytes as a one-byte-per-character string and each pair's rank remembered between
- * merges, so a piece costs a few map lookups instead of re-joining every pair's bytes per merge.
+ * tiktoken (the lowest-ranked adjacent pair first, the leftmost on a tie), with the ranks looked
+ * up by each token's bytes (a piece is a one-byte-per-character string) and each pair's rank
+ * remembered between merges, so a piece costs a few lookups instead of re-joining every pair's
+ * bytes per merge.
  */
 export class BpeCounter {
-  readonly #ranks: Map<string, number>;
+  readonly #ranks: RankTable;
   readonly #pattern: RegExp;
   // Words repeat far more than texts do: a piece's count is remembered, whatever text it came from.
   readonly #pieces = new Map<string, number>();
@@ -21,7 +22,7 @@ export class BpeCounter {
     this.#ranks = parseRanks(ranks.bpe_ranks);
     for (let byte = 0; byte < 256; byte++) {
       // Every piece then splits into known tokens, so a piece's count is its number of parts.
-      if (!this.#ranks.has(String.fromCharCode(byte))) throw new Error(`the ranks table has no token for byte ${byte}`);
+      if (this.#ranks.rank(String.fromCharCode(byte), 0, 1) === NONE) throw new Error(`the ranks table has no token for byte ${byte}`);
     }
     this.#pattern = new RegExp(ranks.pat_str, "ug");
   }
@@ -43,7 +44,7 @@ export class BpeCounter {
   }
 
   #pieceTokens(bytes: string): number {
-    if (bytes.length <= 1 || this.#ranks.has(bytes)) return bytes.length === 0 ? 0 : 1;
+    if (bytes.length <= 1 || this.#ranks.rank(bytes, 0, bytes.length) !== NONE) return bytes.length === 0 ? 0 : 1;
     return mergeCount(bytes, this.#ranks);
   }
 }
@@ -58,14 +59,14 @@ const PIECE_CACHE_LIMIT = 200_000;
 const NONE = Number.POSITIVE_INFINITY;
 
 /** Number of tokens the merges leave of a piece that is not a token itself. */
-function mergeCount(bytes: string, ranks: ReadonlyMap<string, number>): number {
+function mergeCount(bytes: string, ranks: RankTable): number {
   // starts[i] is where part i begins; the last entry is the end of the piece.
   const starts: number[] = [];
   for (let i = 0; i <= bytes.length; i++) starts.push(i);
   // pairRanks[i] is the rank of parts i and i + 1 merged (NONE when that is no token).
   const pairRanks: number[] = [];
-  for (let i = 0; i + 2 <= bytes.length; i++) pairRanks.push(ranks.get(bytes.slice(i, i + 2)) ?? NONE);
-  const rankOf = (part: number): number => (part + 2 < starts.length ? (ranks.get(bytes.slice(starts[part] as number, starts[part + 2] as number)) ?? NONE) : NONE);
+  for (let i = 0; i + 2 <= bytes.length; i++) pairRanks.push(ranks.rank(bytes, i, i + 2));
+  const rankOf = (part: number): number => (part + 2 < starts.length ? ranks.rank(bytes, starts[part] as number, starts[part + 2] as number) : NONE);
   while (pairRanks.length > 0) {
     let best = 0;
     let bestRank = pairRanks[0] as number;
@@ -94,10 +95,10 @@ for (let i = 0; i < BASE64.length; i++) SEXTET[BASE64.charCodeAt(i)] = i;
 
 /**
  * The ranks file: lines of `<prefix> <first rank> <token>…`, tokens in base64; a repeated token
- * keeps its last rank. Decoded in one pass into one byte string that every key is a slice of
+ * keeps its last rank. Decoded in one pass into one byte array the rank table indexes
  * (decoding 200,000 tokens one by one costs several times more).
  */
-function parseRanks(text: string): Map<string, number> {
+function parseRanks(text: string): RankTable {
   const bytes = new Uint8Array(text.length);
   const ends: number[] = [];
   const tokenRanks: number[] = [];
@@ -131,13 +132,81 @@ function parseRanks(text: string): Map<string, number> {
       bytes[written++] = (bits >> held) & 0xff;
     }
   }
-  const all = Buffer.from(bytes.buffer, 0, written).toString("latin1");
-  const ranks = new Map<string, number>();
-  let from = 0;
-  for (let k = 0; k < ends.length; k++) {
-    const to = ends[k] as number;
-    ranks.set(all.slice(from, to), tokenRanks[k] as number);
-    from = to;
-  }
-  return ranks;
+  return new RankTable(bytes.subarray(0, written), ends, tokenRanks);
 }
+
+/**
+ * Token bytes → rank: an open-addressing hash table over the tokens' bytes laid end to end, looked
+ * up by a slice of a one-byte-per-character string without making the slice (a Map keyed by
+ * 200,000 token strings cost most of building the counter).
+ */
+class RankTable {
+  readonly #bytes: Uint8Array;
+  /** Token k's bytes are #bytes[#starts[k] .. #starts[k + 1]). */
+  readonly #starts: Int32Array;
+  readonly #ranks: Int32Array;
+  /** Token index + 1 per slot; 0 is empty. */
+  readonly #slots: Int32Array;
+  readonly #mask: number;
+
+  constructor(bytes: Uint8Array, ends: readonly number[], ranks: readonly number[]) {
+    this.#bytes = bytes;
+    this.#starts = new Int32Array(ends.length + 1);
+    for (let k = 0; k < ends.length; k++) this.#starts[k + 1] = ends[k] as number;
+    this.#ranks = Int32Array.from(ranks);
+    let size = 1;
+    while (size < ends.length * 2) size *= 2;
+    this.#slots = new Int32Array(size);
+    this.#mask = size - 1;
+    for (let k = 0; k < ends.length; k++) {
+      const from = this.#starts[k] as number;
+      const to = this.#starts[k + 1] as number;
+      let hash = FNV_OFFSET;
+      for (let i = from; i < to; i++) hash = Math.imul(hash ^ (bytes[i] as number), FNV_PRIME);
+      for (let slot = hash & this.#mask; ; slot = (slot + 1) & this.#mask) {
+        const held = this.#slots[slot] as number;
+        if (held === 0) {
+          this.#slots[slot] = k + 1;
+          break;
+        }
+        if (this.#sameBytes(held - 1, from, to)) {
+          // A repeated token keeps its last rank.
+          this.#ranks[held - 1] = this.#ranks[k] as number;
+          break;
+        }
+      }
+    }
+  }
+
+  /** The rank of the token whose bytes are `text`'s characters from..to (one byte each), or NONE. */
+  rank(text: string, from: number, to: number): number {
+    let hash = FNV_OFFSET;
+    for (let i = from; i < to; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
+    const length = to - from;
+    for (let slot = hash & this.#mask; ; slot = (slot + 1) & this.#mask) {
+      const held = this.#slots[slot] as number;
+      if (held === 0) return NONE;
+      const start = this.#starts[held - 1] as number;
+      if ((this.#starts[held] as number) - start === length) {
+        let same = true;
+        for (let i = 0; i < length; i++) {
+          if (this.#bytes[start + i] !== text.charCodeAt(from + i)) {
+            same = false;
+            break;
+          }
+        }
+        if (same) return this.#ranks[held - 1] as number;
+      }
+    }
+  }
+
+  #sameBytes(token: number, from: number, to: number): boolean {
+    const start = this.#starts[token] as number;
+    if ((this.#starts[token + 1] as number) - start !== to - from) return false;
+    for (let i = 0; i < to - from; i++) if (this.#bytes[start + i] !== this.#bytes[from + i]) return false;
+    return true;
+  }
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
