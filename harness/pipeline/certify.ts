@@ -68,8 +68,8 @@ export async function executeCertification(plan: CertificationPlan, options: Omi
       isolate: plan.isolate,
       sandbox,
       env: playerEnv(options.env ?? process.env),
-      onRun: (run, outcome) => {
-        checks.settled(run, outcome);
+      onRun: (run, outcome, waiting) => {
+        checks.settled(run, outcome, waiting);
         options.onProgress?.(`${++settled}/${plan.sources.length} ${run.source.kind}:${run.source.name} (seed ${run.source.seed}): ${outcome.ok ? "recorded" : outcome.outcome}`);
       },
     });

@@ -31,8 +31,8 @@ export interface RunStageOptions {
   env: NodeJS.ProcessEnv;
   /** When the run's bound strikes, when a longer run (compare) holds this stage to its own bound; default now + bounds.maxTimeMs. */
   deadline?: number;
-  /** Called as each run is settled (progress lines). */
-  onRun?: (run: PlannedRun, outcome: RunOutcome) => void;
+  /** Called as each run is settled (progress lines), with the number of runs not handed to a player yet. */
+  onRun?: (run: PlannedRun, outcome: RunOutcome, waiting: number) => void;
 }
 
 export interface RunStageResult {
@@ -89,7 +89,7 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
 
   const settle = (run: PlannedRun, outcome: RunOutcome) => {
     outcomes.set(sourceKey(run.source), outcome);
-    options.onRun?.(run, outcome);
+    options.onRun?.(run, outcome, queue.length);
   };
   const retire = async (connection: PlayerConnection, kill: boolean) => {
     if (kill) connection.kill();
