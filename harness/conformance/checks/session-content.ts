@@ -110,6 +110,7 @@ function canaries(run: CheckRun): Array<{ session: string; token: string }> {
 }
 
 const PROBE_CANARY = /CANARY-([A-Z]+)-\d+/g;
+const SHARED = Symbol("shared");
 
 /**
  * Every output of a session that shows another session's own text (a run of SHINGLE_WORDS words)
@@ -134,11 +135,19 @@ function searchLeaks(run: CheckRun): LeakSearch {
     for (let hops = 0; roots.has(current) && hops < 100; hops++) current = roots.get(current)!;
     return current;
   };
-  const owners = new Map<string, Set<string>>();
+  // Each shingle's owner (a root session), or SHARED once two roots have it: a Set per shingle cost more than the search.
+  const owners = new Map<string, string | typeof SHARED>();
   const own = ownText(run);
   for (const [session, texts] of own) {
     // A session's inputs repeat the same messages call after call: each distinct text is cut into shingles once.
-    for (const text of new Set(texts)) for (const shingle of shingles(text)) owners.set(shingle, (owners.get(shingle) ?? new Set()).add(root(session)));
+    const owner = root(session);
+    for (const text of new Set(texts)) {
+      for (const shingle of shingles(text)) {
+        const known = owners.get(shingle);
+        if (known === undefined) owners.set(shingle, owner);
+        else if (known !== owner && known !== SHARED) owners.set(shingle, SHARED);
+      }
+    }
   }
   const planted = canaries(run);
   const leaks: Leak[] = [];
@@ -150,7 +159,7 @@ function searchLeaks(run: CheckRun): LeakSearch {
     if (own.size < 2) return null;
     for (const shingle of shingles(text)) {
       const owner = owners.get(shingle);
-      if (owner !== undefined && owner.size === 1 && !owner.has(session)) return { from: [...owner][0]!, excerpt: shingle, canary: false };
+      if (owner !== undefined && owner !== SHARED && owner !== session) return { from: owner, excerpt: shingle, canary: false };
     }
     return null;
   };
