@@ -5,6 +5,7 @@ import { TraceRecorder } from "../trace/recorder.ts";
 import { assembleRequest, type AssembledRequest } from "./assemble.ts";
 import { UNANSWERED_TOOL_RESULT } from "./sanitize.ts";
 import { MinimalEngine } from "../testkit/minimal-engine.ts";
+import { ReferenceViews } from "./reference-views.ts";
 
 const history = (): Message[] => [
   { role: "system", content: "sys", message_uid: "a".repeat(32), timestamp: 1 },
@@ -159,4 +160,53 @@ describe("SEL-3: sanitizers and the cache plan run on the selected list", () => 
     expect(messages).toHaveLength(6);
     expect(cacheBreakpoints).toEqual([0, 3, 4, 5]);
   });
+});
+
+describe("SEL-4: a selection's edits of its request stay in that request", () => {
+  /** Written by the store: each message carries its row's timestamp and uid, so the host may reuse what it made from it. */
+  const persisted = (): Message[] =>
+    history().map((message, index) => ({ ...message, timestamp: 100 + index, message_uid: message["message_uid"] ?? `${index}`.repeat(32) }));
+  const argumentsOf = (message: Message | undefined) =>
+    (message?.tool_calls as Array<{ function: { arguments: string } }> | undefined)?.[0]?.function.arguments;
+
+  for (const [label, withViews, withRecorder] of [
+    ["without views", false, false],
+    ["with the session's views", true, false],
+    ["with the session's views, recorded", true, true],
+  ] as const) {
+    it(`an in-place edit of a nested value (tool call arguments) never reaches history or a later request (${label})`, async () => {
+      const transcript = persisted();
+      transcript[2]!.tool_calls = [{ id: "c1", type: "function", function: { name: "read_file", arguments: '{"q": "x"}' } }];
+      const before = JSON.stringify(transcript);
+      const seen: Array<string | undefined> = [];
+      const engine = new SelectingEngine((request) => {
+        seen.push(argumentsOf(request[2]));
+        if (engine.calls === 1) {
+          (request[2]!.tool_calls as Array<{ function: { arguments: string } }>)[0]!.function.arguments = '{"q": "edited"}';
+          (request[2]!.tool_calls as unknown[]).push({ id: "c9", type: "function", function: { name: "x", arguments: "{}" } });
+          return request;
+        }
+        return null;
+      });
+      const state = () => ({
+        session: "s",
+        incomingIndex: 5,
+        ...(withViews ? { views } : {}),
+        ...(withRecorder ? { recorder } : {}),
+      });
+      const views = new ReferenceViews();
+      const recorder = new TraceRecorder();
+      const first = await assembleRequest(transcript, engine, state());
+      expect(first.selection).toBe("replaced");
+      expect(argumentsOf(first.messages[2])).toBe('{"q": "edited"}');
+      for (let call = 2; call <= 3; call++) {
+        const later = await assembleRequest(transcript, engine, state());
+        expect(later.selection).toBe("none");
+        expect(argumentsOf(later.messages[2])).toBe('{"q": "x"}');
+        expect(later.messages[2]!.tool_calls as unknown[]).toHaveLength(1);
+      }
+      expect(seen).toEqual(['{"q": "x"}', '{"q": "x"}', '{"q": "x"}']);
+      expect(JSON.stringify(transcript)).toBe(before);
+    });
+  }
 });

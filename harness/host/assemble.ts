@@ -3,6 +3,7 @@ import { hasPersistenceFields, stripAll, stripPersistenceFields } from "../contr
 import type { Message, SelectContextOptions } from "../contract/types.ts";
 import type { SelectionOutcome } from "../trace/events.ts";
 import { wireForDigest } from "./wire-twins.ts";
+import { requestCopies } from "./request-copies.ts";
 import { isThenable, readEngineField, type HookOutcome, type TraceRecorder } from "../trace/recorder.ts";
 import { planCacheBreakpoints } from "./cache-plan.ts";
 import { cloneMessage, cloneMessages } from "./clone.ts";
@@ -39,7 +40,8 @@ export const SELECT_CONTEXT_INVALID =
 export const SELECT_CONTEXT_UNSENDABLE = "Context engine select_context returned messages a provider would refuse; using unmodified request messages";
 
 /**
- * Request assembly, in upstream's load-bearing order (SEL-3): wire copies of the transcript →
+ * Request assembly, in upstream's load-bearing order (SEL-3): wire copies of the transcript (the
+ * engine's own, down to nested values, when it selects: SEL-4) →
  * select_context → sanitizers → strip again (a selection may hand back history copies, WIRE-1) →
  * cache-control plan. An engine that inherits select_context is never called (SEL-1), and that
  * path is synchronous: no copies for the hook, no closure, no Promise.
@@ -49,10 +51,9 @@ export function assembleRequest(
   engine: ContextEngine | null,
   state: AssemblyState,
 ): AssembledRequest | Promise<AssembledRequest> {
-  const wire = stripAll(transcript);
-  if (engine === null) return finish(wire, "no-engine", null);
-  if (!overridesHook(engine, "select_context")) return finish(wire, "skipped-inherited", null);
-  return callSelectContext(engine, wire, transcript, state);
+  if (engine === null) return finish(stripAll(transcript), "no-engine", null);
+  if (!overridesHook(engine, "select_context")) return finish(stripAll(transcript), "skipped-inherited", null);
+  return callSelectContext(engine, requestCopies(transcript), transcript, state);
 }
 
 function callSelectContext(engine: ContextEngine, wire: Message[], transcript: readonly Message[], state: AssemblyState): AssembledRequest | Promise<AssembledRequest> {

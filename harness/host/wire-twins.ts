@@ -1,12 +1,13 @@
 import type { Message } from "../contract/types.ts";
 import { stripPersistenceFields } from "../contract/persistence-fields.ts";
 import { isPersistedMessage } from "./persisted-message.ts";
+import { deepEqual } from "./deep-equal.ts";
 
 /**
  * The wire form of each persisted message, made once and handed to nobody: what the trace digests
  * in place of a request's wire copies while they still equal it. A request's copies are new every
  * time (the engine may edit them), so their JSON cannot be remembered; a twin's can, as a
- * persisted message's is (it never changes, nor does anything it holds, which the copies share).
+ * persisted message's is (it never changes, nor does anything it holds).
  */
 const twins = new WeakMap<object, Message>();
 const made = new WeakSet<object>();
@@ -42,7 +43,10 @@ export function wireForDigest(wire: readonly Message[], transcript: readonly Mes
 function sameMembers(a: Message, b: Message): boolean {
   let count = 0;
   for (const key in a) {
-    if (!Object.hasOwn(a, key) || !Object.hasOwn(b, key) || a[key] !== b[key]) return false;
+    if (!Object.hasOwn(a, key) || !Object.hasOwn(b, key)) return false;
+    const value = a[key];
+    // A request's nested values are its own copies (request-copies.ts), equal while the engine left them alone.
+    if (value !== b[key] && (value === null || typeof value !== "object" || !deepEqual(value, b[key]))) return false;
     count++;
   }
   for (const key in b) if (Object.hasOwn(b, key)) count--;
