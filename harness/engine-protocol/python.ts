@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
 import { UsageError } from "../util/errors.ts";
+import { isExecutableFile } from "../util/executable-file.ts";
 
 /** The Hermes bridge needs this Python or later. */
 export const MIN_PYTHON: readonly [number, number] = [3, 10];
@@ -50,12 +50,7 @@ export function findPython(requested?: string, env: NodeJS.ProcessEnv = process.
 }
 
 function checkExplicit(path: string): string {
-  try {
-    if (!statSync(path).isFile()) throw new Error("not a file");
-    accessSync(path, constants.X_OK);
-  } catch {
-    throw new PythonUnavailable(`--python ${path}: no executable file there`);
-  }
+  if (!isExecutableFile(path)) throw new PythonUnavailable(`--python ${path}: no executable file there`);
   return path;
 }
 
@@ -63,12 +58,7 @@ function onPath(name: string, env: NodeJS.ProcessEnv): string {
   for (const dir of (env["PATH"] ?? "").split(delimiter)) {
     if (dir === "") continue;
     const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
+    if (isExecutableFile(candidate)) return candidate;
   }
   throw new PythonUnavailable(`no ${name} on PATH: Python plugins need Python ${MIN_PYTHON.join(".")} or later (or pass --python PATH)`);
 }

@@ -1,6 +1,7 @@
-import { access, constants, readdir, readFile, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { extname, join, resolve } from "node:path";
 import { UsageError } from "../util/errors.ts";
+import { isExecutableFile } from "../util/executable-file.ts";
 import { readRunConfig, readSelectedEngine } from "./config.ts";
 import { assertRootsExist, describePlugin, languageOfEntry, pluginDirectoryNames, pluginRoots } from "./discover.ts";
 import { assertSafeEngineName } from "./engine-name.ts";
@@ -42,7 +43,7 @@ export async function selectEngine(options: SelectEngineOptions): Promise<Engine
   if (pluginModule !== undefined && !(await isFile(pluginModule))) throw new UsageError(`${pluginModule}: plugin module does not exist`);
   // Checked whatever the engine's language: a wrong --python on a TypeScript engine is a typo the
   // user should hear about, not an option that silently does nothing.
-  if (options.python !== undefined && !(await isExecutableFile(resolve(options.cwd, options.python)))) throw new UsageError(`--python ${options.python}: no executable file there`);
+  if (options.python !== undefined && !isExecutableFile(resolve(options.cwd, options.python))) throw new UsageError(`--python ${options.python}: no executable file there`);
   const explicit = options.name?.trim();
   const selection = explicit ? explicit : await readSelectedEngine(options.cwd, options.configPath);
   const bundledOnly = selection.startsWith(BUNDLED_PREFIX);
@@ -145,12 +146,3 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
-async function isExecutableFile(path: string): Promise<boolean> {
-  try {
-    if (!(await stat(path)).isFile()) return false;
-    await access(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
