@@ -86,7 +86,11 @@ const basicChecksBySeed: Check[] = [
       const evidence = [evidenceOf(status.source, status.event, "identity of the engine")];
       if (status.detail["isContextEngine"] !== true) {
         const native = status.detail["nativeClass"] as { language: string; qualname: string; mro: string[] } | undefined;
-        if (native) return fail(`the ${native.language} class ${native.qualname} does not subclass the contract's ContextEngine (its MRO: ${native.mro.join(" → ")})`, evidence);
+        if (native) {
+          // A class name in brackets is a description (a TypeScript engine that is a plain object, made by no class).
+          const what = native.qualname.startsWith("(") ? `the ${native.language} engine is a ${native.qualname.slice(1, -1)} and` : `the ${native.language} class ${native.qualname}`;
+          return fail(`${what} does not subclass the contract's ContextEngine (its ${native.language === "python" ? "MRO" : "prototype chain"}: ${native.mro.join(" → ")})`, evidence);
+        }
         return fail("the engine is not built on the contract's ContextEngine base class (no brand)", evidence);
       }
       const members = status.detail["members"] as Record<string, string>;

@@ -77,3 +77,16 @@ describe("the protocol is faithful: every fixture is caught the same way", () =>
     expect(results.find((result) => result.id === id)?.outcome).not.toBe("pass");
   }, COMPARISON_TEST_MS);
 });
+
+describe("ABC-1 over the protocol names what a class-less engine is", () => {
+  it("a duck-typed TypeScript object is reported as a plain object, not as a class called Object", async () => {
+    const id = "ABC-1/base-class-and-members";
+    const engine = fixtureUnderTest(FIXTURES.find((fixture) => fixture.check === id)!);
+    const remote = overProtocol(engine, { entry: BY_CHECK, selection: id, exportName: "fixtureEngine" });
+    const [result] = await runChecks(remote, CHECKS.filter((check) => check.id === id), { seed: 1, timeoutMs: GENEROUS_RUN_BOUND_MS });
+    expect(result?.outcome).toBe("fail");
+    expect(result?.message).toBe(
+      "the typescript engine is a plain object and does not subclass the contract's ContextEngine (its prototype chain: (plain object) → Object)",
+    );
+  });
+});

@@ -117,12 +117,24 @@ function baseOf(engine: AnyEngine): typeof ContextEngine {
   return typeof brand === "function" ? (brand as typeof ContextEngine) : ContextEngine;
 }
 
+/** A prototype's class, or what it is when no class made it (a plain object used as a prototype inherits Object's constructor). */
+function classOf(proto: object): string {
+  if (!Object.hasOwn(proto, "constructor")) return PLAIN_OBJECT;
+  return (proto as { constructor?: { name?: string } }).constructor?.name || "(anonymous class)";
+}
+
+/** Stands for a prototype no class made, in the class and MRO the handshake reports. */
+export const PLAIN_OBJECT = "(plain object)";
+
 function prototypeChain(engine: object): string[] {
   const names: string[] = [];
-  for (let proto = Object.getPrototypeOf(engine) as object | null; proto; proto = Object.getPrototypeOf(proto) as object | null) {
-    names.push((proto as { constructor?: { name?: string } }).constructor?.name || "(anonymous)");
-  }
+  for (let proto = Object.getPrototypeOf(engine) as object | null; proto; proto = Object.getPrototypeOf(proto) as object | null) names.push(classOf(proto));
   return names;
+}
+
+function qualnameOf(engine: object): string {
+  const proto = Object.getPrototypeOf(engine) as object | null;
+  return proto === null || proto === Object.prototype ? PLAIN_OBJECT : classOf(proto);
 }
 
 export class NodeEngineSide {
@@ -279,7 +291,7 @@ export class NodeEngineSide {
       name: typeof name === "string" ? name : null,
       nameError,
       nameType: nameError === null ? jsType(name) : null,
-      class: { module: this.#plugin?.entry ?? "", qualname: engine.constructor?.name ?? "Object", mro: prototypeChain(engine), isSubclassOfABC: branded, isInstanceOfABC: branded, abstractMissing: [] },
+      class: { module: this.#plugin?.entry ?? "", qualname: qualnameOf(engine), mro: prototypeChain(engine), isSubclassOfABC: branded, isInstanceOfABC: branded, abstractMissing: [] },
       contract: { isContextEngine: branded, members, nameType: nameError === null ? typeof name : "error" },
       overrides,
       signatures: {},
