@@ -27,9 +27,9 @@ class Channel:
         self._ids = itertools.count(1)
         self._waiting = {}
 
-    def lines(self):
-        """Incoming lines until the host closes the channel."""
-        return iter(self._reader.readline, b"")
+    def read_line(self):
+        """The next incoming line; b"" when the host closed the channel."""
+        return self._reader.readline()
 
     def send(self, message):
         data = (wire.dumps(message) + "\n").encode("ascii")

@@ -1,9 +1,12 @@
 """Threads calls run on, as the upstream host's: each conversation context has its own thread (the
-conversation thread), compaction passes run on a pool, so calls of different sessions overlap."""
+conversation thread), compaction passes run on a pool, so calls of different sessions overlap.
+Calls without a context run on the main thread, which also reads the requests (relay.py)."""
 
 import queue
 import threading
 from concurrent.futures import ThreadPoolExecutor
+
+from .relay import Relay
 
 POOL_SIZE = 8
 
@@ -27,6 +30,17 @@ class Lanes:
         self._lanes = {}
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=POOL_SIZE, thread_name_prefix="compress-ctx")
+        self._relay = None
+
+    def serve(self, read_one):
+        """Read requests on this, the main thread, the conversation thread of calls without a context."""
+        self._relay = Relay(read_one, "conversation-main")
+        self._relay.run()
+
+    def lend_reader(self):
+        """The calling thread is about to wait for the host: someone else must read its answer."""
+        if self._relay is not None:
+            self._relay.lend()
 
     def conversation(self, context):
         key = context or "main"
@@ -39,5 +53,7 @@ class Lanes:
     def submit(self, context, pooled, task):
         if pooled:
             self._pool.submit(task)
+        elif self._relay is not None and (context or "main") == "main":
+            self._relay.submit(task)
         else:
             self.conversation(context).submit(task)

@@ -52,14 +52,18 @@ class Server:
     # ---- plumbing -------------------------------------------------------------------------
 
     def serve(self):
-        for line in self.channel.lines():
-            try:
-                message = parse(line)
-            except ValueError as error:
-                self.channel.fail(None, PARSE_ERROR, f"not JSON: {error}")
-                continue
-            self.dispatch(message)
-        os._exit(0)
+        self.lanes.serve(self._read_one)
+
+    def _read_one(self):
+        line = self.channel.read_line()
+        if not line:
+            os._exit(0)
+        try:
+            message = parse(line)
+        except ValueError as error:
+            self.channel.fail(None, PARSE_ERROR, f"not JSON: {error}")
+            return
+        self.dispatch(message)
 
     def dispatch(self, message):
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
@@ -124,6 +128,7 @@ class Server:
     def _ask_llm(self, params):
         timeout = params.get("timeout")
         wait = float(timeout) if isinstance(timeout, (int, float)) and timeout > 0 else _LLM_TIMEOUT_S
+        self.lanes.lend_reader()
         reply = self.channel.request("llm.call", params, wait)
         if reply is None:
             return {"error": {"kind": "timeout", "message": f"the host did not answer within {wait:g} s"}}
