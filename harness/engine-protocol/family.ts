@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { HostModuleRecord } from "../contract/native.ts";
 import { UsageError } from "../util/errors.ts";
-import { ChannelClosed, JsonRpcPeer, RpcError, type PeerHandlers } from "./json-rpc.ts";
+import { JsonRpcPeer, RpcError, type PeerHandlers } from "./json-rpc.ts";
 import { MESSAGE_REFS_FEATURE, MessageRefEncoder } from "./message-refs.ts";
+import { Watchdog } from "./watchdog.ts";
 import { ENGINE_PROTOCOL_VERSION, ERROR_CODES, type EngineDescription, type InitializeParams, type InitializeResult, type LlmCallParams } from "./messages.ts";
 
 /** The engine could not be loaded (import, register, constructor, its process, a load bound): exit 2, one line. */
@@ -76,6 +77,7 @@ export class EngineFamily {
   #stderrTail = "";
   #exit: { code: number | null; signal: string | null } | null = null;
   readonly #onHooks = new Set<() => void>();
+  readonly #watchdog: Watchdog;
 
   private constructor(child: ChildProcess, peer: JsonRpcPeer, options: FamilyOptions, environment: InitializeResult, state: FamilyState) {
     this.#child = child;
@@ -84,6 +86,7 @@ export class EngineFamily {
     this.environment = environment;
     this.messageRefs = environment.features?.includes(MESSAGE_REFS_FEATURE) ? new MessageRefEncoder() : null;
     this.#hostModules = state.hostModules;
+    this.#watchdog = new Watchdog((id) => peer.isPending(id), (reason) => this.kill(reason));
     state.family = this;
   }
 
@@ -175,19 +178,18 @@ export class EngineFamily {
 
   /**
    * One request, bounded: past `timeoutMs` (default the call bound) the process is stopped, since
-   * nothing else can end a call stuck in engine code; every other call in flight fails with it.
+   * nothing else can end a call stuck in engine code; every other call in flight fails with it
+   * (the channel's close rejects them all, this one included).
    */
   request(method: string, params: Record<string, unknown>, timeoutMs?: number, what: string = method, sent?: (id: number) => void): Promise<unknown> {
-    const bound = timeoutMs ?? this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     const answer = this.#peer.request(method, params, sent);
-    let timer: NodeJS.Timeout | undefined;
-    const guard = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => {
-        this.kill(`the engine's ${what} did not return within ${bound / 1000} s; its process was stopped`);
-        reject(this.#peer.closed ?? new ChannelClosed("stopped"));
-      }, bound);
-    });
-    return Promise.race([answer, guard]).finally(() => clearTimeout(timer));
+    if (!this.#peer.closed) this.#watchdog.watch(this.#peer.lastRequestId, timeoutMs ?? this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, what);
+    return answer;
+  }
+
+  /** (An answer settled a request: the watchdog lets the process exit when none is left.) */
+  noteSettled(): void {
+    if (this.#peer.pendingCount === 0) this.#watchdog.idle();
   }
 
   notify(method: string, params: Record<string, unknown>): void {
@@ -251,6 +253,7 @@ export class EngineProcess {
     const peer = new JsonRpcPeer(child.stdout!, child.stdin!, {
       onRequest: (method, params) => answerEngine(state.family?.options ?? options, method, params),
       onNotification: (method, params) => onNotification(state, method, params),
+      onSettled: () => state.family?.noteSettled(),
       ...(options.onMessage ? { onMessage: options.onMessage } : {}),
     });
     child.stderr!.on("data", (chunk: Buffer) => {

@@ -26,6 +26,8 @@ export interface PeerHandlers {
   onNotification(method: string, params: Record<string, unknown>): void;
   /** Every message in either direction, for tests that validate the traffic. */
   onMessage?(direction: "in" | "out", message: unknown): void;
+  /** An answer settled one of our requests (`pendingCount` says how many are left). */
+  onSettled?(): void;
 }
 
 export interface PeerLimits {
@@ -68,6 +70,15 @@ export class JsonRpcPeer {
 
   get pendingCount(): number {
     return this.#pending.size;
+  }
+
+  /** The id of the request sent last (0 before the first). */
+  get lastRequestId(): number {
+    return this.#nextId - 1;
+  }
+
+  isPending(id: number): boolean {
+    return this.#pending.has(id);
   }
 
   /** Send a request; `sent` learns its id before the answer arrives (for cancellation). */
@@ -145,6 +156,7 @@ export class JsonRpcPeer {
     } else {
       pending.resolve(result);
     }
+    this.#handlers.onSettled?.();
   }
 
   #answer(id: unknown, method: string, params: Record<string, unknown>): void {

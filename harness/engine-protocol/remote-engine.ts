@@ -185,27 +185,32 @@ export class RemoteEngine extends ContextEngine {
   hook(hook: string, params: Record<string, unknown>, bindings: Bindings, signal?: AbortSignal): Promise<unknown> {
     const holder: CallHolder = { facts: null };
     const context = ambientOf(this.#family);
+    const message: Record<string, unknown> = { handle: this.handle, hook, params };
+    if (context !== undefined) message["context"] = context;
+    this.#sendWrites();
+    const settled = (signal === undefined ? this.#family.request("hook", message, undefined, hook) : this.#cancellable(message, hook, signal)).then(
+      (result) => this.#settle(hook, result as CallResult, bindings, holder),
+      (error: unknown) => {
+        throw this.#raised(hook, error, bindings, holder);
+      },
+    );
+    Object.defineProperty(settled, NATIVE_CALL, { value: holder, enumerable: false });
+    return settled;
+  }
+
+  /** A hook request the caller can abort: the engine side is told to give up on it (`cancel`). */
+  #cancellable(message: Record<string, unknown>, hook: string, signal: AbortSignal): Promise<unknown> {
     let requestId: number | null = null;
     const onAbort = () => {
       if (requestId !== null) this.#family.notify("cancel", { id: requestId });
     };
-    const message: Record<string, unknown> = { handle: this.handle, hook, params };
-    if (context !== undefined) message["context"] = context;
-    this.#sendWrites();
     const answer = this.#family
       .request("hook", message, undefined, hook, (id) => {
         requestId = id;
-        if (signal?.aborted) onAbort();
+        if (signal.aborted) onAbort();
       })
-      .then(
-        (result) => this.#settle(hook, result as CallResult, bindings, holder),
-        (error: unknown) => {
-          throw this.#raised(hook, error, bindings, holder);
-        },
-      )
-      .finally(() => signal?.removeEventListener("abort", onAbort));
-    signal?.addEventListener("abort", onAbort, { once: true });
-    Object.defineProperty(answer, NATIVE_CALL, { value: holder, enumerable: false });
+      .finally(() => signal.removeEventListener("abort", onAbort));
+    signal.addEventListener("abort", onAbort, { once: true });
     return answer;
   }
 
