@@ -174,9 +174,22 @@ def own_copy(message):
 _CONTAINERS = (dict, list)
 
 
+class _Unwatched:
+    """The watch of a hook with no argument the engine could change in place (should_compress)."""
+
+    def same_as(self, value):
+        return None
+
+    def mutations(self):
+        return []
+
+
+_UNWATCHED = _Unwatched()
+
+
 def prepare(engine, hook, params, known=None):
     """The call to make and the watch over its arguments (taken before the call); `known`: the
     arguments' state before the call where it is kept already (messages sent by reference)."""
     underive(params)
     function, tracked = CALLS[hook]
-    return (lambda: function(engine, params)), Watch(params, tracked, known)
+    return (lambda: function(engine, params)), Watch(params, tracked, known) if tracked else _UNWATCHED

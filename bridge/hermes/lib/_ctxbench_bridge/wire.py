@@ -29,6 +29,15 @@ def _default(value):
 
 _tolerant = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), allow_nan=False, default=_default)
 
+try:
+    from json.encoder import c_encode_basestring_ascii, c_make_encoder
+except ImportError:  # an interpreter without the C accelerator
+    c_make_encoder = c_encode_basestring_ascii = None
+# _plain's own C encoder, made once: JSONEncoder.encode makes a new one, and a dict of markers for
+# circular references, on every call. Without markers it keeps no state, so every thread shares it;
+# a circular value ends in RecursionError here and takes the full path, which names it.
+_reused = c_make_encoder(None, None, c_encode_basestring_ascii, None, ":", ",", False, False, False) if c_make_encoder and c_encode_basestring_ascii else None
+
 
 def _finite(value):
     if isinstance(value, float) and not math.isfinite(value):
@@ -42,6 +51,11 @@ def _finite(value):
 
 def dumps(value):
     """Encode anything: plain JSON when possible, markers for what JSON cannot carry."""
+    if _reused is not None:
+        try:
+            return "".join(_reused(value, 0))
+        except (TypeError, ValueError, OverflowError, RecursionError):
+            pass
     try:
         return _plain.encode(value)
     except (TypeError, ValueError, OverflowError):
