@@ -88,3 +88,25 @@ class ReadingTest(BridgeTest):
         self.attrs(bridge, self.start(bridge, engine, "quick", context="conversation-a"))
         self.assertLess(time.monotonic() - started, 0.3, "a call of another session waited for a sleeping one")
         self.attrs(bridge, outside)
+
+    def test_an_engine_that_borrows_sigalrm_within_a_call_and_gives_it_back_still_overlaps(self):
+        borrows_alarm = RECORDS_THREAD + (
+            "def get_status(self):\n"
+            "    import signal, time\n"
+            "    rang = []\n"
+            "    previous = signal.signal(signal.SIGALRM, lambda signum, frame: rang.append(True))\n"
+            "    signal.setitimer(signal.ITIMER_REAL, 0.01)\n"
+            "    time.sleep(0.05)\n"
+            "    signal.signal(signal.SIGALRM, previous)\n"
+            "    self.rang = bool(rang)\n"
+            "    return {}\n"
+        )
+        bridge, engine = self.loaded(engine_with(borrows_alarm))
+        self.assertTrue(bridge.hook(engine["handle"], "get_status", {})["result"]["attrs"]["rang"])
+        for _ in range(70):
+            self.attrs(bridge, self.start(bridge, engine, "quick"))
+        started = time.monotonic()
+        outside = self.start(bridge, engine, "sleep0.4")
+        self.attrs(bridge, self.start(bridge, engine, "quick", context="conversation-a"))
+        self.assertLess(time.monotonic() - started, 0.3, "a call of another session waited for a sleeping one")
+        self.attrs(bridge, outside)

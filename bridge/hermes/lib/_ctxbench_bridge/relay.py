@@ -94,8 +94,11 @@ class Relay:
             self._calls += 1
             self._running = True
             if not self._timer or _signal.getsignal(_SIGALRM) is not self._handler:
-                self.lend()  # the engine took SIGALRM: nothing would tell a long call, so the standby reads at once
-            elif not self._armed:
+                # The engine took SIGALRM: nothing would tell a long call, so the standby reads at once.
+                self._armed = False
+                self.lend()
+            elif not self._armed or ((self._calls & 63) == 0 and _signal.getitimer(_ITIMER_REAL)[0] == 0):
+                # (Now and then: is the timer still there? An engine's own setitimer replaces it.)
                 self._arm()
         try:
             task()
