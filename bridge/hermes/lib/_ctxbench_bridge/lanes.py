@@ -1,12 +1,13 @@
 """Threads calls run on, as the upstream host's: each conversation context has its own thread (the
 conversation thread), compaction passes run on a pool, so calls of different sessions overlap.
-Calls without a context run on the main thread, which also reads the requests (relay.py)."""
+Calls without a context run on the main thread, which also reads the requests (relay.py), where
+Python has an interval timer (POSIX)."""
 
 import queue
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from .relay import Relay
+from . import relay
 
 POOL_SIZE = 8
 
@@ -34,7 +35,11 @@ class Lanes:
 
     def serve(self, read_one):
         """Read requests on this, the main thread, the conversation thread of calls without a context."""
-        self._relay = Relay(read_one, "conversation-main")
+        if not relay.usable():
+            # No interval timer: calls without a context keep a lane thread of their own.
+            while True:
+                read_one()
+        self._relay = relay.Relay(read_one, "conversation-main")
         self._relay.run()
 
     def lend_reader(self):

@@ -17,15 +17,21 @@ import traceback
 
 # A call the main thread runs while reading lends the role after running this long (up to twice it).
 LEND_AFTER_S = 0.001
-_HAS_TIMER = hasattr(signal, "setitimer") and hasattr(signal, "SIGALRM")
-# The C functions, ints in hand: signal.getsignal's enum conversion costs more than the rest of a no-op call's bookkeeping.
-_SIGALRM = int(signal.SIGALRM) if _HAS_TIMER else 0
-_ITIMER_REAL = signal.ITIMER_REAL if _HAS_TIMER else 0
 
+
+def usable():
+    """A relay needs an interval timer and the main thread (where Python runs signal handlers)."""
+    return hasattr(signal, "setitimer") and hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread()
+
+
+# The C functions, ints in hand: signal.getsignal's enum conversion costs more than the rest of a no-op call's bookkeeping.
+_SIGALRM = int(getattr(signal, "SIGALRM", 0))
+_ITIMER_REAL = getattr(signal, "ITIMER_REAL", 0)
 
 class Relay:
     def __init__(self, read_one, name):
-        """`read_one()` reads one line and routes it (a call for the main thread comes back to `submit`)."""
+        """`read_one()` reads one line and routes it (a call for the main thread comes back to `submit`).
+        Made on the main thread, when `usable()`."""
         self._read_one = read_one
         self._main_reads = True
         self._queue = queue.SimpleQueue()
@@ -37,13 +43,8 @@ class Relay:
         self._armed = False
         self._armed_for = 0
         self._wake_standby = threading.Semaphore(0)
-        self._timer = _HAS_TIMER
         self._handler = self._on_alarm  # one bound method, to know it again in signal.getsignal
-        if self._timer:
-            try:
-                signal.signal(signal.SIGALRM, self._handler)
-            except ValueError:  # not the main thread: every call lends at once
-                self._timer = False
+        signal.signal(signal.SIGALRM, self._handler)
         self._owner = threading.current_thread()
         self._owner.name = name
         threading.Thread(target=self._standby, name="protocol-reader", daemon=True).start()
@@ -93,7 +94,7 @@ class Relay:
         if inline:
             self._calls += 1
             self._running = True
-            if not self._timer or _signal.getsignal(_SIGALRM) is not self._handler:
+            if _signal.getsignal(_SIGALRM) is not self._handler:
                 # The engine took SIGALRM: nothing would tell a long call, so the standby reads at once.
                 self._armed = False
                 self.lend()
