@@ -114,7 +114,9 @@ def snapshot(engine):
             value = getattr(engine, key)
         except Exception:
             continue
-        attrs[key] = _attr_value(value, types, key)
+        kind = type(value)
+        # An int, a bool or None goes as it is, without a call (this runs after every hook).
+        attrs[key] = value if kind is int or kind is bool or value is None else _attr_value(value, types, key)
     try:
         own = vars(engine)
     except TypeError:
@@ -123,7 +125,8 @@ def snapshot(engine):
         if key in attrs or not isinstance(key, str) or (key.startswith("_") and not key.startswith("_last_")):
             continue
         if isinstance(value, _SCALARS):
-            attrs[key] = _attr_value(value, types, key)
+            kind = type(value)
+            attrs[key] = value if kind is int or kind is bool or value is None else _attr_value(value, types, key)
     return attrs, types
 
 
