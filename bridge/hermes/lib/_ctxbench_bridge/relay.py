@@ -28,6 +28,7 @@ def usable():
 _SIGALRM = int(getattr(signal, "SIGALRM", 0))
 _ITIMER_REAL = getattr(signal, "ITIMER_REAL", 0)
 
+
 class Relay:
     def __init__(self, read_one, name):
         """`read_one()` reads one line and routes it (a call for the main thread comes back to `submit`).
