@@ -15,8 +15,9 @@ import sys
 import threading
 import traceback
 
-# A call the main thread runs while reading lends the role after running this long (up to twice it).
-LEND_AFTER_S = 0.001
+# A call the main thread runs while reading lends the role after running this long (up to twice it):
+# longer than a 500-message select_context, so the steady state never pays for a lend.
+LEND_AFTER_S = 0.005
 
 
 def usable():
