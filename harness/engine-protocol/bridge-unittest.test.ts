@@ -6,6 +6,7 @@ import { findPython } from "./python.ts";
 const BRIDGE_DIR = fileURLToPath(new URL("../../bridge/hermes/", import.meta.url));
 
 describe("the Hermes bridge's own tests (unittest, standard library only)", () => {
+  // Bounded by the run's own 180 s (execFile's), not vitest's 60 s: ~30 s of mostly waiting, longer under load.
   it("pass under python3 -I -B", async () => {
     const python = findPython();
     const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
@@ -15,5 +16,5 @@ describe("the Hermes bridge's own tests (unittest, standard library only)", () =
     });
     expect(output).toMatch(/Ran \d+ tests/);
     expect(code, output.slice(-4000)).toBe(0);
-  });
+  }, 180_000);
 });
