@@ -55,4 +55,18 @@ describe("JsonRpcPeer", () => {
       await expect(peer.request("b", {})).rejects.toBe(peer.closed);
     }
   });
+
+  it("says when answers, or the channel's end, settle its requests (a family's watchdog then lets go)", async () => {
+    const left: number[] = [];
+    const { peer, fromEngine } = pair({ onSettled: () => left.push(peer.pendingCount) });
+    const first = peer.request("a", {});
+    const second = peer.request("b", {}).catch((caught: unknown) => caught);
+    expect([peer.lastRequestId, peer.isPending(1), peer.isPending(2)]).toEqual([2, true, true]);
+    fromEngine.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, result: "one" })}\n`);
+    expect(await first).toBe("one");
+    expect(peer.isPending(1)).toBe(false);
+    peer.close("the engine's process exited");
+    expect(await second).toBeInstanceOf(ChannelClosed);
+    expect(left).toEqual([1, 0]);
+  });
 });

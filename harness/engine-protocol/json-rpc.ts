@@ -26,7 +26,7 @@ export interface PeerHandlers {
   onNotification(method: string, params: Record<string, unknown>): void;
   /** Every message in either direction, for tests that validate the traffic. */
   onMessage?(direction: "in" | "out", message: unknown): void;
-  /** An answer settled one of our requests (`pendingCount` says how many are left). */
+  /** An answer settled one of our requests, or the channel's end settled them all (`pendingCount` says how many are left). */
   onSettled?(): void;
 }
 
@@ -102,6 +102,7 @@ export class JsonRpcPeer {
     this.#closed = new ChannelClosed(reason);
     for (const pending of this.#pending.values()) pending.reject(this.#closed);
     this.#pending.clear();
+    this.#handlers.onSettled?.();
   }
 
   #write(message: Record<string, unknown>): void {
