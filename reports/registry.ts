@@ -1,6 +1,6 @@
 /**
  * Every reporter, one line each. A reporter is one file (see reporter.ts); adding its line here
- * is all `--format`, `--out DIR` and the environment's targets need to know it.
+ * and its shape's line in formats.ts is all `--format`, `--out DIR` and the environment's targets need to know it.
  */
 import { htmlReporter } from "./html.ts";
 import { jobSummaryReporter } from "./job-summary.ts";
@@ -8,6 +8,7 @@ import { jsonReporter } from "./json.ts";
 import { junitReporter } from "./junit.ts";
 import { markdownReporter } from "./markdown.ts";
 import type { ReportFormat, Reporter } from "./reporter.ts";
+import { addedReporters } from "./formats.ts";
 import { tapReporter } from "./tap.ts";
 import { terminalReporter } from "./terminal.ts";
 
@@ -23,11 +24,9 @@ export const reporters: Readonly<Record<ReportFormat, Reporter>> = {
   tap: tapReporter,
 };
 
-const added: Reporter[] = [];
-
-/** Every registered reporter: the lines above, then any added by registerReporter. */
+/** Every registered reporter: the lines above, then any added by registerReporter (formats.ts). */
 export function allReporters(): readonly Reporter[] {
-  return [...BUILT_IN, ...added];
+  return [...BUILT_IN, ...addedReporters];
 }
 
 export function reporterFor(format: string): Reporter {
@@ -36,22 +35,7 @@ export function reporterFor(format: string): Reporter {
   return reporter;
 }
 
-/** The formats `--format` offers: every reporter that prints (with `pages`, whole pages such as HTML too). */
-export function reportFormats(options: { pages?: boolean } = {}): string[] {
-  return allReporters()
-    .filter((reporter) => reporter.printable || (options.pages === true && reporter.fileName !== null))
-    .map((reporter) => reporter.format);
-}
+/** The built-in reporters in order, for the test that holds formats.ts's shapes equal to them. */
+export const BUILT_IN_REPORTERS: readonly Reporter[] = BUILT_IN;
 
-/**
- * Registers one more reporter (a test's throwaway one, say) for as long as the returned function
- * is not called: `--format`, `--out DIR` and the environment's targets see it like the lines above.
- */
-export function registerReporter(reporter: Reporter): () => void {
-  if (allReporters().some((candidate) => candidate.format === reporter.format)) throw new Error(`a reporter for "${reporter.format}" is already registered`);
-  added.push(reporter);
-  return () => {
-    const index = added.indexOf(reporter);
-    if (index >= 0) added.splice(index, 1);
-  };
-}
+export { registerReporter, reportFormats } from "./formats.ts";

@@ -1,10 +1,9 @@
 import { join } from "node:path";
 import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
-import { certifyEngine } from "../pipeline/certify.ts";
-import { writeRepros } from "../pipeline/repro.ts";
-import { publishResult, reportFormats } from "../../reports/index.ts";
+import { selectOptions } from "../pipeline/engine-request.ts";
+import { selectEngine } from "../plugins/select.ts";
+import { reportFormats } from "../../reports/formats.ts";
 import { NegativeVerdict } from "../util/errors.ts";
-import { certificationFigures } from "../pipeline/timing.ts";
 import { baselineOptions, prepareBaseline, saveAndGate, type BaselineRequest } from "./baseline-gate.ts";
 import { wantsColor, type CliIo } from "./io.ts";
 import { prepareOutputDirectory, prepareOutputFile, removeCreated } from "./output-paths.ts";
@@ -71,9 +70,18 @@ async function certifyInto(io: CliIo, args: CertifyArgs, seeds: number[] | undef
   const reproDir = outDir !== null ? join(outDir, "repro") : join(io.cwd, "ctxbench-repro");
   const summaryFile = io.env["GITHUB_STEP_SUMMARY"];
   const progress = createProgress(io, { quiet: args.quiet });
+  // The engine is selected before the checks, runner and reporters load: a refused one costs only this.
+  const request = { cwd: io.cwd, ...engineRequestOf(args) };
+  const selection = await selectEngine(selectOptions(request));
+  const [{ certifyEngine }, { writeRepros }, { publishResult }, { certificationFigures }] = await Promise.all([
+    import("../pipeline/certify.ts"),
+    import("../pipeline/repro.ts"),
+    import("../../reports/index.ts"),
+    import("../pipeline/timing.ts"),
+  ]);
   const outcome = await certifyEngine({
-    cwd: io.cwd,
-    ...engineRequestOf(args),
+    ...request,
+    selection,
     ...(args.checks !== undefined ? { checks: args.checks } : {}),
     ...(args.shard !== undefined ? { shard: args.shard } : {}),
     ...(seeds !== undefined ? { seeds } : {}),

@@ -1,7 +1,7 @@
 import type { Options } from "yargs";
-import { DEFAULT_RUN_TIMEOUT_MS } from "../conformance/runner.ts";
+import { DEFAULT_RUN_TIMEOUT_MS } from "../util/run-timeout.ts";
 import { DEFAULT_MAX_TIME_MS } from "../pipeline/bounds.ts";
-import type { EngineRequest } from "../pipeline/plan.ts";
+import type { EngineRequest } from "../pipeline/engine-request.ts";
 import { UsageError } from "../util/errors.ts";
 import { parseCheckSelector, parseEach, parseName, parseNumber, parsePath, parseSeed, parseTimerMs, TIMER_MAX_MS } from "./option-values.ts";
 

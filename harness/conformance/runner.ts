@@ -7,6 +7,7 @@ import { evaluateChecks, type RunOutcome } from "./evaluate.ts";
 import { playSource, type PlayableEngine } from "./play-source.ts";
 import { planSources, sourceKey, sourceLabel, type SourceRef } from "./sources.ts";
 import type { Check, EvaluatedCheck, CheckRun, EngineOrigin } from "./types.ts";
+import { DEFAULT_RUN_TIMEOUT_MS } from "../util/run-timeout.ts";
 
 /** An engine handed over as an object factory, as tests and the fixtures use it. */
 export interface EngineUnderTest {
@@ -40,7 +41,7 @@ export interface RunnerOptions {
   onRun?: (run: CheckRun) => void;
 }
 
-export const DEFAULT_RUN_TIMEOUT_MS = 20_000;
+export { DEFAULT_RUN_TIMEOUT_MS };
 
 /**
  * Runs checks against one engine in this process (tests and the fixtures' self-test; `ctxbench`

@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { DEFAULT_LIMITS, type ChannelLimits } from "../player/protocol.ts";
-import { DEFAULT_RUN_TIMEOUT_MS } from "../conformance/runner.ts";
+import { DEFAULT_RUN_TIMEOUT_MS } from "../util/run-timeout.ts";
 import type { RunBounds } from "../result/index.ts";
 
 /** The bounds of one run, all enforced by the parent. */

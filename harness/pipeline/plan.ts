@@ -7,23 +7,13 @@ import { parseShard, shardChecks, type Shard } from "../conformance/shard.ts";
 import { DEFAULT_SEEDS, planSources, type SourceRef } from "../conformance/sources.ts";
 import type { Check } from "../conformance/types.ts";
 import { checkSetDigest } from "../conformance/verdict.ts";
-import { selectEngine, type EngineSelection, type SelectEngineOptions } from "../plugins/select.ts";
+import { selectEngine, type EngineSelection } from "../plugins/select.ts";
+import { selectOptions, selectionFlags, type EngineRequest } from "./engine-request.ts";
 import { DEFAULT_MAX_TIME_MS, defaultBounds, type Bounds } from "./bounds.ts";
-import { DEFAULT_RUN_TIMEOUT_MS } from "../conformance/runner.ts";
+import { DEFAULT_RUN_TIMEOUT_MS } from "../util/run-timeout.ts";
 import { listScenarios } from "../../scenarios/catalogue/index.ts";
 
-/** How the user selected the engine: what discovery needs, and the flags that repeat it. */
-export interface EngineRequest {
-  /** `--engine` (else `context.engine` of the config). */
-  engine?: string;
-  pluginDirs?: readonly string[];
-  pluginModule?: string;
-  configPath?: string;
-  /** `--python`: the interpreter for Python plugins. */
-  python?: string;
-  /** `--hermes-agent`: a hermes-agent checkout (its plugins and built-in compressor become engines). */
-  hermesAgent?: string;
-}
+export { selectOptions, selectionFlags, type EngineRequest } from "./engine-request.ts";
 
 export interface CertifyRequest extends EngineRequest {
   cwd: string;
@@ -46,6 +36,11 @@ export interface CertifyRequest extends EngineRequest {
   scenarios?: boolean | readonly string[];
   /** Replaces the bundled `engines/` root; for tests of the loader itself. */
   bundledRoot?: string;
+  /**
+   * The engine, when the caller has already selected it from this request (selectEngine(selectOptions(request))):
+   * the CLI does, so that an engine it refuses never loads the checks.
+   */
+  selection?: EngineSelection;
 }
 
 export interface ExpectationsPlan {
@@ -94,7 +89,7 @@ export async function planCertification(request: CertifyRequest): Promise<Certif
   const scenarios = request.scenarios ?? true;
   if (Array.isArray(scenarios)) checks.checks = onlyScenarios(checks.checks, scenarios);
   const withScenarios = scenarios !== false;
-  const selection = await selectEngine(selectOptions(request));
+  const selection = request.selection ?? (await selectEngine(selectOptions(request)));
   const bounds = defaultBounds(request.bounds);
   assertBounds(bounds);
   return {
@@ -121,19 +116,6 @@ function onlyScenarios(checks: readonly Check[], names: readonly string[]): Chec
   if (unknown.length > 0) throw new UsageError(`no catalogue scenario ${unknown.map((name) => `"${name}"`).join(", ")}; see ctxbench scenarios list`);
   const wanted = new Set(names);
   return checks.map((check) => ({ ...check, scenarios: check.scenarios.filter((name) => wanted.has(name)) }));
-}
-
-export function selectOptions(request: EngineRequest & { cwd: string; bundledRoot?: string }): SelectEngineOptions {
-  return {
-    cwd: request.cwd,
-    ...(request.engine !== undefined ? { name: request.engine } : {}),
-    ...(request.pluginDirs !== undefined ? { pluginDirs: [...request.pluginDirs] } : {}),
-    ...(request.pluginModule !== undefined ? { pluginModule: request.pluginModule } : {}),
-    ...(request.configPath !== undefined ? { configPath: request.configPath } : {}),
-    ...(request.bundledRoot !== undefined ? { bundledRoot: request.bundledRoot } : {}),
-    ...(request.python !== undefined ? { python: request.python } : {}),
-    ...(request.hermesAgent !== undefined ? { hermesAgent: request.hermesAgent } : {}),
-  };
 }
 
 function planChecks(selectors: readonly string[], shardText: string | undefined): { checks: Check[]; shard: Shard | null; digest: string } {
@@ -177,19 +159,6 @@ function planExpectations(request: CertifyRequest, selection: EngineSelection): 
     if (existsSync(path)) byLocation.set(candidate.location, read(path));
   }
   return { path: null, entries: new Map(), warnings: [], byLocation, update };
-}
-
-/**
- * The engine-selection flags as the user typed them, to repeat in recorded and replay commands;
- * `--engine` always names the selection (it may have come from config.yaml).
- */
-export function selectionFlags(request: EngineRequest, selection: string): string[] {
-  const flags: string[] = ["--engine", selection];
-  for (const dir of request.pluginDirs ?? []) flags.push("--plugins", dir);
-  if (request.pluginModule !== undefined) flags.push("--plugin-module", request.pluginModule);
-  if (request.python !== undefined) flags.push("--python", request.python);
-  if (request.hermesAgent !== undefined) flags.push("--hermes-agent", request.hermesAgent);
-  return flags;
 }
 
 /**
