@@ -1,14 +1,10 @@
 import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
-import { availableSuites } from "../bench/registry.ts";
-import { benchStage } from "../pipeline/bench.ts";
+import { availableSuites } from "../bench/suite-names.ts";
 import { appliedBounds, defaultBounds } from "../pipeline/bounds.ts";
-import { engineNames } from "../pipeline/compare.ts";
-import { outputSummary } from "../pipeline/assemble.ts";
-import { runShapingFlags, shellLine } from "../pipeline/plan.ts";
+import { engineNames } from "../pipeline/engine-request.ts";
 import { selectEngine } from "../plugins/select.ts";
 import type { EngineSpec } from "../plugins/spec.ts";
-import { publishResult } from "../../reports/index.ts";
-import { collectRunInfo, RESULT_SCHEMA_VERSION, type ResultJson } from "../result/index.ts";
+import type { ResultJson } from "../result/index.ts";
 import { NegativeVerdict } from "../util/errors.ts";
 import { baselineOptions, prepareBaseline, saveAndGate, type BaselineRequest } from "./baseline-gate.ts";
 import { wantsColor, type CliIo } from "./io.ts";
@@ -73,6 +69,14 @@ async function benchInto(io: CliIo, args: BenchArgs, baseline: BaselineRequest, 
     for (const notice of selection.notices) io.stderr(`note: ${notice}\n`);
     specs.push(selection.spec);
   }
+  // The suites, host and reporters load once every engine is found: a refused one costs only discovery.
+  const [{ benchStage }, { outputSummary }, { runShapingFlags, shellLine }, { publishResult }, { collectRunInfo, RESULT_SCHEMA_VERSION }] = await Promise.all([
+    import("../pipeline/bench.ts"),
+    import("../pipeline/assemble.ts"),
+    import("../pipeline/plan.ts"),
+    import("../../reports/index.ts"),
+    import("../result/index.ts"),
+  ]);
   const progress = createProgress(io, { quiet: args.quiet });
   const bounds = defaultBounds({ maxTimeMs: maxTimeOf(args["max-time"]) });
   const run = await benchStage({

@@ -1,8 +1,7 @@
 import { resolve } from "node:path";
 import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
-import { availableSuites } from "../bench/registry.ts";
-import { compareEngines } from "../pipeline/compare.ts";
-import { publishResult, reportFormats } from "../../reports/index.ts";
+import { availableSuites } from "../bench/suite-names.ts";
+import { reportFormats } from "../../reports/formats.ts";
 import { UsageError } from "../util/errors.ts";
 import { wantsColor, type CliIo } from "./io.ts";
 import { prepareOutputDirectory, removeCreated } from "./output-paths.ts";
@@ -45,6 +44,8 @@ export function compareCommand(io: CliIo): CommandModule<object, CompareArgs> {
       const prepared = args.out === undefined ? null : prepareOutputDirectory("--out", args.out, io.cwd);
       const out = prepared?.path ?? null;
       try {
+        // The pipeline and reporters load after the arguments are checked: a bad flag costs only the parse.
+        const [{ compareEngines }, { publishResult }] = await Promise.all([import("../pipeline/compare.ts"), import("../../reports/index.ts")]);
         const progress = createProgress(io, { quiet: args.quiet });
         const outcome = await compareEngines({
           cwd: io.cwd,

@@ -1,7 +1,7 @@
 import Table from "cli-table3";
 import { isAbsolute, relative, resolve } from "node:path";
 import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
-import { checkLoads, type LoadCheck } from "../pipeline/load-check.ts";
+import type { LoadCheck } from "../pipeline/load-check.ts";
 import { scanPluginRoots } from "../plugins/discover.ts";
 import type { DiscoveredEngine } from "../plugins/types.ts";
 import { UsageError } from "../util/errors.ts";
@@ -49,7 +49,8 @@ export function enginesCommand(io: CliIo): CommandModule {
 async function listEngines(io: CliIo, args: ListArgs): Promise<void> {
   const { engines, shadowed, broken } = await scanPluginRoots({ cwd: io.cwd, pluginDirs: args.plugins ?? [], ...(args["hermes-agent"] !== undefined ? { hermesAgent: args["hermes-agent"] } : {}) });
   const runtime = pythonRuntimeOf(args);
-  const checks = args.load ? await checkLoads(engines, io.env, { ...runtime, ...(runtime.hermesAgent !== undefined ? { hermesAgent: resolve(io.cwd, runtime.hermesAgent) } : {}) }) : null;
+  // --load starts players; the listing alone does not load them.
+  const checks = args.load ? await (await import("../pipeline/load-check.ts")).checkLoads(engines, io.env, { ...runtime, ...(runtime.hermesAgent !== undefined ? { hermesAgent: resolve(io.cwd, runtime.hermesAgent) } : {}) }) : null;
   if (args.json) {
     const listed = engines.map((engine, i) => (checks ? { ...publicFields(engine), load: checks[i] } : publicFields(engine)));
     io.stdout(`${JSON.stringify({ engines: listed, shadowed: shadowed.map(publicFields), broken }, null, 2)}\n`);

@@ -1,10 +1,8 @@
 import { resolve } from "node:path";
 import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
-import { availableSuites } from "../bench/registry.ts";
-import { compareEngines } from "../pipeline/compare.ts";
+import { availableSuites } from "../bench/suite-names.ts";
 import { scanPluginRoots } from "../plugins/discover.ts";
 import { publicFields, renderEnginesTable } from "./engines.ts";
-import { reporters, writeAllReports } from "../../reports/index.ts";
 import { NegativeVerdict } from "../util/errors.ts";
 import { wantsColor, type CliIo } from "./io.ts";
 import { prepareOutputDirectory, removeCreated } from "./output-paths.ts";
@@ -56,6 +54,8 @@ const compareStep: MainJobStep = {
     const { io } = context;
     const progress = createProgress(io, { quiet: context.quiet || context.json });
     const out = resolve(io.cwd, context.out);
+    // Loaded when the step runs, not with the command: a refused flag or --out costs only the parse.
+    const [{ compareEngines }, { reporters, writeAllReports }] = await Promise.all([import("../pipeline/compare.ts"), import("../../reports/index.ts")]);
     const outcome = await compareEngines({
       cwd: io.cwd,
       pluginDirs: context.pluginDirs,

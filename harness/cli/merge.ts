@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
-import { mergeResultFiles, publishResult, reportFormats } from "../../reports/index.ts";
-import { parseResult, type ResultJson } from "../result/index.ts";
+import { reportFormats } from "../../reports/formats.ts";
+import type { ResultJson } from "../result/index.ts";
 import { NegativeVerdict, UsageError } from "../util/errors.ts";
 import { readTextInput } from "../util/input-limits.ts";
 import { prepareOutputDirectory, removeCreated } from "./output-paths.ts";
@@ -30,7 +30,9 @@ export function mergeCommand(io: CliIo): CommandModule<object, MergeArgs> {
     handler: async (args) => {
       const out = args.out === undefined ? null : prepareOutputDirectory("--out", args.out, io.cwd);
       try {
-        const inputs = args.results.map((file) => ({ source: file, result: readResult(resolve(io.cwd, file), file) }));
+        // The schema, merge and reporters load after --out is checked: a bad flag or path costs only the parse.
+        const [{ parseResult }, { mergeResultFiles, publishResult }] = await Promise.all([import("../result/index.ts"), import("../../reports/index.ts")]);
+        const inputs = args.results.map((file) => ({ source: file, result: readResult(resolve(io.cwd, file), file, parseResult) }));
         const merged = mergeResultFiles(inputs);
         await publishResult(merged, io, {
           format: args.format,
@@ -54,7 +56,7 @@ export function mergeCommand(io: CliIo): CommandModule<object, MergeArgs> {
  * ctxbench as it states them (parseResult refuses anything else): a merge is a verdict, so a
  * hand-edited shard is refused rather than joined.
  */
-function readResult(path: string, shown: string): ResultJson {
+function readResult(path: string, shown: string, parseResult: (text: string, source: string) => ResultJson): ResultJson {
   let text: string;
   if (shown.trim() === "") throw new UsageError("a result file argument is blank; give a path to a result.json");
   try {

@@ -1,8 +1,7 @@
 import { resolve } from "node:path";
 import type { Argv, CommandModule, InferredOptionTypes } from "yargs";
-import { reporterFor, reportFormats } from "../../reports/index.ts";
-import { mergeResultFiles } from "../../reports/merge.ts";
-import { parseResult, type ResultJson } from "../result/index.ts";
+import { reportFormats } from "../../reports/formats.ts";
+import type { ResultJson } from "../result/index.ts";
 import { UsageError } from "../util/errors.ts";
 import { readTextInput } from "../util/input-limits.ts";
 import { prepareOutputFile, removeCreated, writeFilesAtomically } from "./output-paths.ts";
@@ -36,7 +35,7 @@ export function reportCommand(io: CliIo): CommandModule<object, ReportArgs> {
   };
 }
 
-function readResult(io: CliIo, file: string): ResultJson {
+function readResult(io: CliIo, file: string, parseResult: (text: string, source: string) => ResultJson): ResultJson {
   let text: string;
   if (file.trim() === "") throw new UsageError("a result file argument is blank; give a path to a result.json");
   try {
@@ -52,7 +51,9 @@ async function report(io: CliIo, args: ReportArgs): Promise<void> {
   // --out is checked (and its directory made) before any input is read; it is written only once the report is whole.
   const out = args.out === undefined ? null : prepareOutputFile("--out", args.out, io.cwd);
   try {
-    const files = args.results.map((file) => ({ source: file, result: readResult(io, file) }));
+    // The schema, merge and renderers load after --out is checked: a bad flag or path costs only the parse.
+    const [{ parseResult }, { mergeResultFiles }, { reporterFor }] = await Promise.all([import("../result/index.ts"), import("../../reports/merge.ts"), import("../../reports/registry.ts")]);
+    const files = args.results.map((file) => ({ source: file, result: readResult(io, file, parseResult) }));
     const merged = mergeResultFiles(files);
     const color = !args.out && wantsColor(io);
     const text = reporterFor(args.format).render(merged, { color, ...(args.title ? { title: args.title } : {}) });

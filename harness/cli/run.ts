@@ -6,10 +6,9 @@ import { PROBES } from "../conformance/probes/index.ts";
 import type { SourceRef } from "../conformance/sources.ts";
 import { appliedBounds, defaultBounds } from "../pipeline/bounds.ts";
 import type { RunBounds } from "../result/index.ts";
-import { outputSummary } from "../pipeline/assemble.ts";
 import { playerEnv } from "../pipeline/env.ts";
-import { selectOptions } from "../pipeline/plan.ts";
-import { runStage, type PlannedRun } from "../pipeline/run.ts";
+import { selectOptions } from "../pipeline/engine-request.ts";
+import type { PlannedRun } from "../pipeline/run.ts";
 import { selectEngine } from "../plugins/select.ts";
 import { streamTrace, writeTraceFile } from "../trace/jsonl.ts";
 import type { Trace } from "../trace/events.ts";
@@ -68,6 +67,8 @@ async function run(io: CliIo, args: RunArgs): Promise<void> {
   try {
     const selection = await selectEngine(selectOptions({ cwd: io.cwd, ...engineRequestOf(args) }));
     for (const notice of selection.notices) io.stderr(`note: ${notice}\n`);
+    // The players and the host load once the engine is found: a refused one costs only discovery.
+    const [{ runStage }, { outputSummary }] = await Promise.all([import("../pipeline/run.ts"), import("../pipeline/assemble.ts")]);
     const sandbox = mkdtempSync(join(tmpdir(), "ctxbench-run-"));
     const home = kept ?? join(sandbox, "run");
     mkdirSync(join(home, "engine"), { recursive: true });

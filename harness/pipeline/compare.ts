@@ -1,4 +1,3 @@
-import { discoverEngines } from "../plugins/discover.ts";
 import { selectEngine } from "../plugins/select.ts";
 import type { EngineSpec } from "../plugins/spec.ts";
 import type { BaselineFigure } from "../bench/baseline.ts";
@@ -7,6 +6,7 @@ import { benchStage } from "./bench.ts";
 import { appliedBounds, defaultBounds, type Bounds } from "./bounds.ts";
 import { executeCertification } from "./certify.ts";
 import { outputSummary } from "./assemble.ts";
+import { engineNames } from "./engine-request.ts";
 import { assertBounds, planCertification, runShapingFlags, shellLine, type CertificationPlan } from "./plan.ts";
 
 export interface CompareRequest {
@@ -43,13 +43,6 @@ export interface CompareOutcome {
   figures: Record<string, BaselineFigure>;
   /** Engines that are not certified, by name. */
   uncertified: string[];
-}
-
-/** The engines a benchmark or comparison runs: the ones named (each once), else every bundled engine. */
-export async function engineNames(cwd: string, names: readonly string[] | undefined, pluginDirs: readonly string[], hermesAgent?: string): Promise<string[]> {
-  if (names !== undefined && names.length > 0) return [...new Set(names)];
-  const found = await discoverEngines({ cwd, pluginDirs: [...pluginDirs], ...(hermesAgent !== undefined ? { hermesAgent } : {}) });
-  return found.filter((engine) => engine.bundled).map((engine) => engine.name);
 }
 
 /**

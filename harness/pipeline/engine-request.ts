@@ -1,4 +1,5 @@
 // The engine part of a request, apart from plan.ts: the CLI selects the engine before it loads the checks.
+import { discoverEngines } from "../plugins/discover.ts";
 import type { SelectEngineOptions } from "../plugins/select.ts";
 
 /** How the user selected the engine: what discovery needs, and the flags that repeat it. */
@@ -38,4 +39,11 @@ export function selectionFlags(request: EngineRequest, selection: string): strin
   if (request.python !== undefined) flags.push("--python", request.python);
   if (request.hermesAgent !== undefined) flags.push("--hermes-agent", request.hermesAgent);
   return flags;
+}
+
+/** The engines a benchmark or comparison runs: the ones named (each once), else every bundled engine. */
+export async function engineNames(cwd: string, names: readonly string[] | undefined, pluginDirs: readonly string[], hermesAgent?: string): Promise<string[]> {
+  if (names !== undefined && names.length > 0) return [...new Set(names)];
+  const found = await discoverEngines({ cwd, pluginDirs: [...pluginDirs], ...(hermesAgent !== undefined ? { hermesAgent } : {}) });
+  return found.filter((engine) => engine.bundled).map((engine) => engine.name);
 }

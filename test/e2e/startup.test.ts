@@ -1,0 +1,55 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { childEnv, REPO } from "./support.ts";
+
+/**
+ * What a command the CLI refuses costs: every e2e test that spawns one pays the start-up, so the
+ * cheap paths (help, a refused engine, a bad flag) load neither the checks and runner, nor the
+ * reporters, the suites, the host or the store. The process runs with module hooks that note
+ * every file it loads (test/fixtures/startup/); an eager import of any of those fails here.
+ */
+
+const work = mkdtempSync(join(tmpdir(), "ctxbench-e2e-startup-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Modules only a command that does its work needs (dist/ or the sources: the same paths). */
+const HEAVY = /\/(harness\/(conformance|host|store|result|bench\/suites)\/|harness\/pipeline\/(certify|run|plan|compare|bench|assemble)\.|reports\/(?!formats\.))/;
+
+let runs = 0;
+function loadedBy(args: string[]): Promise<{ code: number; stderr: string; loaded: string[] }> {
+  const log = join(work, `loads-${runs++}.txt`);
+  const hooks = join(REPO, "test/fixtures/startup/record-loads.mjs");
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ["--import", hooks, join(REPO, "bin/ctxbench.mjs"), ...args], { cwd: work, env: childEnv({ CTXBENCH_LOAD_LOG: log }), timeout: 60_000 }, (error, _stdout, stderr) => {
+      if (error && typeof error.code !== "number") return reject(error);
+      const loaded = readFileSync(log, "utf8").split("\n").filter((line) => line !== "" && !line.includes("/node_modules/"));
+      resolve({ code: error ? (error.code as number) : 0, stderr, loaded });
+    });
+  });
+}
+
+describe("a refused command loads none of the machinery its work needs", () => {
+  it.each([
+    [["--help"], 0],
+    [["certify", "--engine", "nonexistent-engine"], 2],
+    [["certify", "--engine", "truncate", "--bogus-flag"], 2],
+    [["bench", "--engine", "nonexistent-engine"], 2],
+    [["compare", "--bogus-flag"], 2],
+    [["main", "--bogus-flag"], 2],
+  ] as const)("ctxbench %j exits %i", async (args, code) => {
+    const outcome = await loadedBy([...args]);
+    expect(outcome.code, outcome.stderr).toBe(code);
+    // The hooks saw the CLI itself load: an empty log would pass for the wrong reason.
+    expect(outcome.loaded.some((url) => /harness\/cli\/main\.(js|ts)$/.test(url))).toBe(true);
+    expect(outcome.loaded.filter((url) => HEAVY.test(url))).toEqual([]);
+  });
+
+  it("while a command that does its work loads them (the pattern above names real modules)", async () => {
+    const outcome = await loadedBy(["report", join(work, "missing.json")]);
+    expect(outcome.code).toBe(2);
+    expect(outcome.loaded.filter((url) => HEAVY.test(url)).length).toBeGreaterThan(0);
+  });
+});
