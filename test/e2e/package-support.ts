@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
+import { builtFromCurrentSources } from "../../bin/built.mjs";
 import { childEnv, REPO } from "./support.ts";
 
 const run = promisify(execFile);
@@ -43,8 +44,9 @@ export async function exec(file: string, args: string[], cwd: string, env: NodeJ
 }
 
 /**
- * The package as `npm pack` makes it from this working tree (built by its prepare script in a
- * copy, so the checkout's own dist/ is never rebuilt under running tests). Cached by the content
+ * The package as `npm pack` makes it from this working tree, in a copy (so the checkout's own dist/
+ * is never rebuilt under running tests): with the checkout's dist/ when that is a build of the
+ * current sources, else built by the package's prepare script. Cached by the content
  * of its inputs, so test files (and reruns without changes) share one build.
  */
 export async function packedTarball(): Promise<string> {
@@ -59,7 +61,12 @@ export async function packedTarball(): Promise<string> {
       symlinkSync(join(REPO, "node_modules"), join(copy, "node_modules"));
       const out = join(copy, "out");
       mkdirSync(out);
-      const packed = await exec("npm", ["pack", "--pack-destination", out], copy, childEnv(), 600_000); // tsc on a loaded 2-core machine
+      // `npm test` has just built dist/ from these very sources (build --if-stale): pack that build
+      // rather than compile it again. ci/install.sh, run by test/e2e/ci-action, still packs through the prepare script.
+      const built = builtFromCurrentSources(REPO);
+      if (built) cpSync(join(REPO, "dist"), join(copy, "dist"), { recursive: true });
+      const packArgs = ["pack", ...(built ? ["--ignore-scripts"] : []), "--pack-destination", out];
+      const packed = await exec("npm", packArgs, copy, childEnv(), 600_000); // tsc on a loaded 2-core machine
       if (packed.code !== 0) throw new Error(`npm pack failed (exit ${packed.code}):\n${packed.stderr}`);
       const [file] = readdirSync(out);
       if (!file) throw new Error("npm pack wrote no tarball");
