@@ -124,6 +124,53 @@ export function bindValues(message: Message, timestamp: number): unknown[] {
   ];
 }
 
+/**
+ * The row SQLite holds after binding `values` (COPIED_COLUMNS, then active and compacted) as row
+ * `id`, or null when some value would not come back exactly as bound: a string that is not
+ * well-formed UTF-16 (SQLite stores UTF-8, so a lone surrogate comes back as U+FFFD), a number
+ * SQLite stores differently (NaN as NULL, -0 as 0, infinities), or a missing uid (the insert
+ * trigger mints one in SQL).
+ */
+export function storedRow(id: number, sessionId: string, values: readonly unknown[]): MessageRow | null {
+  if (!isWellFormed(sessionId)) return null;
+  for (const value of values) {
+    if (typeof value === "string") {
+      if (!isWellFormed(value)) return null;
+    } else if (typeof value === "number") {
+      if (!Number.isFinite(value) || Object.is(value, -0)) return null;
+    } else if (value !== null) return null;
+  }
+  // Positions are COPIED_COLUMNS order, then active and compacted (INSERT_COLUMNS of batch-insert.ts).
+  const v = values as unknown[];
+  if (v[11] === null) return null;
+  return {
+    id,
+    session_id: sessionId,
+    role: v[0] as string,
+    content: v[1] as string | null,
+    tool_call_id: v[2] as string | null,
+    tool_calls: v[3] as string | null,
+    tool_name: v[4] as string | null,
+    timestamp: v[5] as number,
+    token_count: v[6] as number | null,
+    finish_reason: v[7] as string | null,
+    reasoning: v[8] as string | null,
+    display_kind: v[9] as string | null,
+    display_metadata: v[10] as string | null,
+    active: v[15] as number,
+    compacted: v[16] as number,
+    message_uid: v[11] as string | null,
+    absorbed_message_uids: v[12] as string | null,
+    tool_call_uids: v[13] as string | null,
+    tool_call_uid: v[14] as string | null,
+  };
+}
+
+/** String.prototype.isWellFormed (Node 20; newer than this project's TypeScript lib). */
+function isWellFormed(text: string): boolean {
+  return (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+}
+
 /** The restored message of one row: identity always, the row id only on request. */
 export function rowToMessage(row: MessageRow, includeRowId: boolean): Message {
   const message: Message = { role: row.role, content: decodeContent(row.content) };

@@ -27,6 +27,7 @@ import {
   ROW_SELECT,
   rowFromArray,
   rowToMessage,
+  storedRow,
   validateBatch,
   type MessageRow,
 } from "./rows.ts";
@@ -62,6 +63,8 @@ const COLUMN_LIST = COPIED_COLUMNS.join(", ");
 /** Upstream's sessions.source is NOT NULL (it tags 'cli', 'telegram', …); a session this store creates says where it came from. */
 export const DEFAULT_SESSION_SOURCE = "ctxbench";
 const TIMESTAMP_VALUE = COPIED_COLUMNS.indexOf("timestamp");
+/** A session's active rows past a mark or row id, in id order (the restore's read). */
+const ACTIVE_AFTER = "WHERE session_id = ? AND active = 1 AND id > ? ORDER BY id";
 
 /**
  * The SQLite session store (schema v31): sessions, messages with stable identity, and every copy
@@ -252,25 +255,13 @@ export class SessionStore {
    * preceding assistant row here, on the returned objects only.
    */
   getMessages(sessionId: string, options: RestoreOptions = {}): Message[] {
-    const rows = this.#selectRows("WHERE session_id = ? AND active = 1 AND id > ? ORDER BY id", sessionId, this.#mark(sessionId));
-    const index: ToolCallUidIndex = new Map();
-    const messages = rows.map((row) => {
-      const message = rowToMessage(row, options.includeRowIds === true);
-      if (message.role === "user") index.clear();
-      else if (message.role === "assistant") indexToolCallUids(index, message);
-      else if (message.role === "tool" && !hasToolCallUid(message)) {
-        const uid = resolveToolCallUid(index, message.tool_call_id);
-        if (uid !== null) message._tool_call_uid = uid;
-      }
-      return message;
-    });
-    return options.repairAlternation === true ? repairAlternation(messages) : messages;
+    return restoredMessages(this.#selectRows(ACTIVE_AFTER, sessionId, this.#mark(sessionId)), options);
   }
 
   /** Raw rows of a session in id order (flags as the archive mark makes them); archived rows too when asked. */
   getRows(sessionId: string, options: { includeInactive?: boolean } = {}): MessageRow[] {
     const mark = this.#mark(sessionId);
-    if (options.includeInactive !== true) return this.#selectRows("WHERE session_id = ? AND active = 1 AND id > ? ORDER BY id", sessionId, mark);
+    if (options.includeInactive !== true) return this.#selectRows(ACTIVE_AFTER, sessionId, mark);
     const rows = this.#selectRows("WHERE session_id = ? ORDER BY id", sessionId);
     if (mark > 0) for (const row of rows) Object.assign(row, derivedFlags(row.id, row.active, row.compacted, mark));
     return rows;
@@ -295,15 +286,20 @@ export class SessionStore {
    */
   compactInPlace(sessionId: string, compactedMessages: Message[], watermark: number): Message[] {
     validateBatch(compactedMessages);
-    this.#db
+    return this.#db
       .transaction(() => {
         const before = this.#maxRowId(sessionId);
-        this.#insertRows(sessionId, compactedMessages.map((message) => ({ message })));
+        const stored: Array<MessageRow | null> = [];
+        const rowIds = this.#insertRows(sessionId, compactedMessages.map((message) => ({ message })), undefined, stored);
         this.#cloneRows(sessionId, sessionId, watermark, before);
         raiseArchiveMark(this.#db, sessionId, before);
+        // The new live list is the rows just written, then the clones: built from the values bound
+        // rather than read back, unless some value would not come back exactly as bound.
+        if (stored.some((row) => row === null)) return this.getMessages(sessionId);
+        const clones = this.#selectRows(ACTIVE_AFTER, sessionId, rowIds[rowIds.length - 1] ?? before);
+        return restoredMessages([...(stored as MessageRow[]), ...clones], {});
       })
       .immediate();
-    return this.getMessages(sessionId);
   }
 
   /**
@@ -523,7 +519,7 @@ export class SessionStore {
   // ---- internals ------------------------------------------------------------------------------
 
   /** Stamps every message in order (uids, tool-call uids, timestamp), then inserts the rows inside the caller's transaction. */
-  #insertRows(sessionId: string, entries: InsertEntry[], history?: { live: Message[]; offset: number }): number[] {
+  #insertRows(sessionId: string, entries: InsertEntry[], history?: { live: Message[]; offset: number }, stored?: Array<MessageRow | null>): number[] {
     const index: ToolCallUidIndex = new Map();
     const rows = entries.map((entry, position) => {
       const message = entry.message;
@@ -543,6 +539,7 @@ export class SessionStore {
       entry.message.timestamp = rows[position]?.[TIMESTAMP_VALUE] as number;
       entry.message._row_id = rowIds[position];
     });
+    if (stored !== undefined) rows.forEach((values, position) => stored.push(storedRow(rowIds[position] as number, sessionId, values)));
     return rowIds;
   }
 
@@ -581,6 +578,25 @@ export class SessionStore {
     if (row === undefined) throw new StoreInputError(`no active message with uid ${uid} in session "${sessionId}"`);
     return row;
   }
+}
+
+/**
+ * The restore of active rows in id order: results stored without a tool-call uid are paired with
+ * the preceding assistant row, on the returned objects only.
+ */
+function restoredMessages(rows: readonly MessageRow[], options: RestoreOptions): Message[] {
+  const index: ToolCallUidIndex = new Map();
+  const messages = rows.map((row) => {
+    const message = rowToMessage(row, options.includeRowIds === true);
+    if (message.role === "user") index.clear();
+    else if (message.role === "assistant") indexToolCallUids(index, message);
+    else if (message.role === "tool" && !hasToolCallUid(message)) {
+      const uid = resolveToolCallUid(index, message.tool_call_id);
+      if (uid !== null) message._tool_call_uid = uid;
+    }
+    return message;
+  });
+  return options.repairAlternation === true ? repairAlternation(messages) : messages;
 }
 
 /** Prefix match for `archiveDropped`: role, content as the store would load it, tool-call id and calls. */
