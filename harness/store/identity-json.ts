@@ -93,10 +93,43 @@ export function toolCallUidMap(value: unknown): ToolCallUids | null {
   return map;
 }
 
+/**
+ * `value` itself when it already is what toolCallUidMap would make of it (a plain object whose
+ * every value is a uid or a slot list holding one), else toolCallUidMap(value): for callers that
+ * neither keep nor change the map, and for freshly parsed maps. A stored column is almost always
+ * clean, and copying a map of provider ids costs a new hidden class per key.
+ */
+export function readToolCallUidMap(value: unknown): ToolCallUids | null {
+  return isCleanUidMap(value) ? (value as ToolCallUids) : toolCallUidMap(value);
+}
+
+/** Whether toolCallUidMap would return an equal copy of `value` (same keys, same order, same values). */
+export function isCleanUidMap(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const raw = record[key];
+    if (typeof raw === "string") {
+      if (raw.length === 0) return false;
+    } else if (Array.isArray(raw)) {
+      let mapped = false;
+      for (let i = 0; i < raw.length; i++) {
+        const slot: unknown = raw[i];
+        if (typeof slot === "string" && slot.length > 0) mapped = true;
+        else if (slot !== null) return false;
+      }
+      if (!mapped || Object.getPrototypeOf(raw) !== Array.prototype) return false;
+    } else return false;
+  }
+  return true;
+}
+
 export function decodeToolCallUids(column: string | null): ToolCallUids | null {
   if (column === null) return null;
   try {
-    const map = toolCallUidMap(JSON.parse(column));
+    const map = readToolCallUidMap(JSON.parse(column));
     return map !== null && Object.keys(map).length > 0 ? map : null;
   } catch {
     return null;

@@ -126,6 +126,21 @@ describe("tool-call uids at insert and restore (TCU-1, TCU-2)", () => {
     store.close();
   });
 
+  it("a supplied map naming every call is kept as the message's own; one that lacks an id is copied with the mint, the caller's map untouched", () => {
+    const store = openStore(tmp.file());
+    const complete = { c1: U1, c2: [U2, null] };
+    const partial = { c3: U3 };
+    const messages = [user("go"), assistant(null, [call("c1"), call("c2"), call("c2")], { _tool_call_uids: complete }), assistant(null, [call("c3"), call("c4")], { _tool_call_uids: partial })];
+    store.appendMessages("s", messages);
+    expect(map(messages[1])).toBe(complete);
+    expect(complete).toEqual({ c1: U1, c2: [U2, null] });
+    expect(map(messages[2])).not.toBe(partial);
+    expect(partial).toEqual({ c3: U3 });
+    expect(map(messages[2])).toEqual({ c3: U3, c4: expect.stringMatching(HEX32) });
+    expect(store.getMessages("s").map(map)).toEqual(messages.map(map));
+    store.close();
+  });
+
   it("keeps tool-call uids through compaction, rotation and import", () => {
     const store = openStore(tmp.file("a.db"));
     const turn = [user("q"), assistant(null, [call("call_a")]), result("call_a", "r")];

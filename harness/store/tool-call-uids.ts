@@ -1,5 +1,5 @@
 import type { Message, ToolCall, ToolCallUids } from "../contract/types.ts";
-import { setUidEntry, toolCallUidMap, uidEntry } from "./identity-json.ts";
+import { isCleanUidMap, readToolCallUidMap, setUidEntry, toolCallUidMap, uidEntry } from "./identity-json.ts";
 import type { UidMinter } from "./uid.ts";
 
 /** Provider id → uid of the occurrence that currently owns results with that id. */
@@ -29,7 +29,7 @@ export function idVariants(id: string): string[] {
  * element per occurrence, a scalar fills every occurrence, an unmapped id gives null.
  */
 export function occurrenceSlots(calls: readonly ToolCall[], rawMap: unknown): Array<string | null> {
-  return slotsOfMap(calls, toolCallUidMap(rawMap) ?? {});
+  return slotsOfMap(calls, readToolCallUidMap(rawMap) ?? {});
 }
 
 function slotsOfMap(calls: readonly ToolCall[], map: ToolCallUids): Array<string | null> {
@@ -49,7 +49,7 @@ function slotsOfMap(calls: readonly ToolCall[], map: ToolCallUids): Array<string
 
 /** Registers an assistant's calls: the last occurrence owns later results; a null slot clears. */
 export function indexToolCallUids(index: ToolCallUidIndex, assistant: Message): void {
-  indexCalls(index, toolCallsOf(assistant), toolCallUidMap(assistant._tool_call_uids) ?? {});
+  indexCalls(index, toolCallsOf(assistant), readToolCallUidMap(assistant._tool_call_uids) ?? {});
 }
 
 function indexCalls(index: ToolCallUidIndex, calls: readonly ToolCall[], map: ToolCallUids): void {
@@ -99,6 +99,11 @@ export function stampToolCallUids(message: Message, index: ToolCallUidIndex, min
     if (calls.length === 0) return;
     const raw = message._tool_call_uids;
     const supplied = typeof raw === "object" && raw !== null && !Array.isArray(raw);
+    if (supplied && keepsSuppliedMap(raw, calls)) {
+      // Already clean and naming every call: the copy below would equal it, so the message keeps its own map.
+      indexCalls(index, calls, raw);
+      return;
+    }
     const map: ToolCallUids = supplied ? (toolCallUidMap(raw) ?? {}) : freshUidMap();
     // An id the map names with only null slots is mapped (its occurrences predate uids), so it
     // is not minted; a result of a call never persisted with a uid has none (TCU-2).
@@ -119,6 +124,15 @@ export function stampToolCallUids(message: Message, index: ToolCallUidIndex, min
     const uid = resolveToolCallUid(index, message.tool_call_id);
     if (uid !== null) message._tool_call_uid = uid;
   }
+}
+
+function keepsSuppliedMap(raw: ToolCallUids, calls: readonly ToolCall[]): boolean {
+  if (Object.getPrototypeOf(raw) !== Object.prototype || !isCleanUidMap(raw) || Object.keys(raw).length === 0) return false;
+  for (const call of calls) {
+    const id = toolCallId(call);
+    if (id !== null && !Object.hasOwn(raw, id)) return false;
+  }
+  return true;
 }
 
 /**
