@@ -1,4 +1,5 @@
 import type { Database } from "better-sqlite3";
+import { cachedStatement } from "./statement-cache.ts";
 
 /**
  * Archive marks: how a committed compaction archives a session's rows without rewriting them.
@@ -46,13 +47,14 @@ export interface SettleProgress {
 
 /** The session's mark: its rows with an id up to this are archived (0: none). */
 export function readArchiveMark(db: Database, sessionId: string): number {
-  const row = db.prepare(`SELECT through_id FROM ${ARCHIVE_MARKS_TABLE} WHERE session_id = ?`).get(sessionId) as { through_id: number } | undefined;
+  const row = cachedStatement(db, `SELECT through_id FROM ${ARCHIVE_MARKS_TABLE} WHERE session_id = ?`).get(sessionId) as { through_id: number } | undefined;
   return row?.through_id ?? 0;
 }
 
 /** Archives every row of the session up to `throughId` (inside the caller's write transaction); a mark never moves back. */
 export function raiseArchiveMark(db: Database, sessionId: string, throughId: number): void {
-  db.prepare(
+  cachedStatement(
+    db,
     `INSERT INTO ${ARCHIVE_MARKS_TABLE} (session_id, through_id) VALUES (?, ?)
      ON CONFLICT(session_id) DO UPDATE SET through_id = MAX(through_id, excluded.through_id)`,
   ).run(sessionId, throughId);

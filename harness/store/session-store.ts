@@ -20,6 +20,7 @@ import { decodeToolCallUids, decodeUidList, setUidEntry, toolCallUidMap, uidEntr
 import { repairAlternation } from "./merges.ts";
 import { openConnection } from "./open-file.ts";
 import { routeSqlMinting } from "./sql-minter.ts";
+import { cachedStatement } from "./statement-cache.ts";
 import {
   bindValues,
   COPIED_COLUMNS,
@@ -269,8 +270,7 @@ export class SessionStore {
 
   /** The highest active row id of a session: the watermark a compaction snapshot covers. */
   watermark(sessionId: string): number {
-    const row = this.#db
-      .prepare("SELECT COALESCE(MAX(id), 0) AS high FROM messages WHERE session_id = ? AND active = 1 AND id > ?")
+    const row = cachedStatement(this.#db, "SELECT COALESCE(MAX(id), 0) AS high FROM messages WHERE session_id = ? AND active = 1 AND id > ?")
       .get(sessionId, this.#mark(sessionId)) as { high: number };
     return row.high;
   }
@@ -545,13 +545,12 @@ export class SessionStore {
 
   /** Clones active rows `from < id <= to` of one session into another, identity columns byte-exact. */
   #cloneRows(fromSession: string, toSession: string, afterId: number, throughId: number): void {
-    this.#db
-      .prepare(
-        `INSERT INTO messages (session_id, ${COLUMN_LIST}, active, compacted)
-         SELECT ?, ${COLUMN_LIST}, 1, 0 FROM messages
-         WHERE session_id = ? AND active = 1 AND id > ? AND id <= ? ORDER BY id`,
-      )
-      .run(toSession, fromSession, Math.max(afterId, this.#mark(fromSession)), throughId);
+    cachedStatement(
+      this.#db,
+      `INSERT INTO messages (session_id, ${COLUMN_LIST}, active, compacted)
+       SELECT ?, ${COLUMN_LIST}, 1, 0 FROM messages
+       WHERE session_id = ? AND active = 1 AND id > ? AND id <= ? ORDER BY id`,
+    ).run(toSession, fromSession, Math.max(afterId, this.#mark(fromSession)), throughId);
   }
 
   /** Rows of the session up to this id are archived by a committed compaction, whatever their stored flags say. */
@@ -570,7 +569,7 @@ export class SessionStore {
   }
 
   #maxRowId(sessionId: string): number {
-    return (this.#db.prepare("SELECT COALESCE(MAX(id), 0) AS high FROM messages WHERE session_id = ?").get(sessionId) as { high: number }).high;
+    return (cachedStatement(this.#db, "SELECT COALESCE(MAX(id), 0) AS high FROM messages WHERE session_id = ?").get(sessionId) as { high: number }).high;
   }
 
   #latestActiveRow(sessionId: string, uid: string): MessageRow {
