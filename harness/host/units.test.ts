@@ -46,6 +46,31 @@ describe("message cloning", () => {
     expect((original[0]!["meta"] as { list: unknown[] }).list).toEqual([1, [2]]);
     expect(cloneValue(date)).not.toBe(date);
   });
+
+  it("copies a tool-call uid map as an ordinary object with its keys in order, an own __proto__ key included", () => {
+    const uids = JSON.parse('{"call_b": "u1", "__proto__": ["u2", null], "call_a": "u3"}') as Record<string, unknown>;
+    const original = [{ role: "assistant", content: null, tool_calls: [{ id: "call_b", type: "function", function: { name: "t", arguments: "{}" } }], _tool_call_uids: uids }] as Message[];
+    const [copy] = cloneMessages(original);
+    const copied = copy!._tool_call_uids as Record<string, unknown>;
+    expect(copied).not.toBe(uids);
+    expect(Object.getPrototypeOf(copied)).toBe(Object.prototype);
+    expect(Object.keys(copied)).toEqual(["call_b", "__proto__", "call_a"]);
+    expect(Object.getOwnPropertyDescriptor(copied, "__proto__")?.value).toEqual(["u2", null]);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(original[0]));
+    (Object.getOwnPropertyDescriptor(copied, "__proto__")!.value as unknown[]).push("u4");
+    copied["call_b"] = "changed";
+    expect(uids["call_b"]).toBe("u1");
+    expect(Object.getOwnPropertyDescriptor(uids, "__proto__")?.value).toEqual(["u2", null]);
+  });
+
+  it("keeps an own __proto__ key of any nested plain object as a key, not a prototype", () => {
+    const meta = JSON.parse('{"__proto__": {"polluted": true}, "x": 1}') as Record<string, unknown>;
+    const copy = cloneValue({ meta }) as { meta: Record<string, unknown> };
+    expect(Object.getPrototypeOf(copy.meta)).toBe(Object.prototype);
+    expect(Object.keys(copy.meta)).toEqual(["__proto__", "x"]);
+    expect(copy.meta["polluted"]).toBeUndefined();
+    expect(JSON.stringify(copy)).toBe(JSON.stringify({ meta }));
+  });
 });
 
 describe("memory context", () => {
