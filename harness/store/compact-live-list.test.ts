@@ -20,7 +20,7 @@ function expectRestoreOf(store: SessionStore, sessionId: string, live: Message[]
 
 const copies = (messages: Message[]): Message[] => messages.map((message) => structuredClone(message));
 
-describe("compactInPlace returns the new live list without reading the session back", () => {
+describe("compactInPlace and rotate return the new live list without reading the session back", () => {
   it("rows past the watermark, engine-authored uids, tool-call uids, list content and metadata: equal to a fresh restore", () => {
     const store = openStore(tmp.file());
     store.appendMessages("s", [
@@ -70,6 +70,20 @@ describe("compactInPlace returns the new live list without reading the session b
     store = openStore(path, { now: () => 1_800_000_000 });
     live = store.compactInPlace("s", [user("summary 2"), ...copies(live.slice(1))], store.watermark("s"));
     expectRestoreOf(store, "s", live);
+    store.close();
+  });
+
+  it("rotation: the child's handoff copies and the parent's rows past the watermark, equal to a fresh restore of the child", () => {
+    const store = openStore(tmp.file());
+    store.appendMessages("parent", [user("first"), assistant(null, [call("c1")]), result("c1", "one")]);
+    const watermark = store.watermark("parent");
+    store.appendMessages("parent", [user("late"), assistant(null, [call("c2")])]);
+    store.appendMessages("parent", [result("c2", "two, paired on restore")]);
+    const handoff = [user("summary", { message_uid: "d".repeat(32) }), ...copies(store.getMessages("parent").slice(1, 3))];
+    const child = store.rotate("parent", "child", handoff, { watermark });
+    expect(child).toHaveLength(6);
+    expectRestoreOf(store, "child", child);
+    expect(store.rotate("child", "grandchild", [], { watermark: 0 })).toStrictEqual(store.getMessages("grandchild"));
     store.close();
   });
 

@@ -290,14 +290,10 @@ export class SessionStore {
       .transaction(() => {
         const before = this.#maxRowId(sessionId);
         const stored: Array<MessageRow | null> = [];
-        const rowIds = this.#insertRows(sessionId, compactedMessages.map((message) => ({ message })), undefined, stored);
+        this.#insertRows(sessionId, compactedMessages.map((message) => ({ message })), undefined, stored);
         this.#cloneRows(sessionId, sessionId, watermark, before);
         raiseArchiveMark(this.#db, sessionId, before);
-        // The new live list is the rows just written, then the clones: built from the values bound
-        // rather than read back, unless some value would not come back exactly as bound.
-        if (stored.some((row) => row === null)) return this.getMessages(sessionId);
-        const clones = this.#selectRows(ACTIVE_AFTER, sessionId, rowIds[rowIds.length - 1] ?? before);
-        return restoredMessages([...(stored as MessageRow[]), ...clones], {});
+        return this.#liveAfterCommit(sessionId, stored);
       })
       .immediate();
   }
@@ -314,18 +310,19 @@ export class SessionStore {
     options: { watermark?: number; watermarkCeiling?: number } = {},
   ): Message[] {
     validateBatch(compactedMessages);
-    this.#db
+    return this.#db
       .transaction(() => {
         if (this.getSession(childId) !== null) throw new StoreInputError(`session "${childId}" already exists`);
         this.createSession(childId, { parentId });
         this.#db.prepare("UPDATE sessions SET ended_at = ?, end_reason = 'compression' WHERE id = ?").run(this.#now(), parentId);
-        this.#insertRows(childId, compactedMessages.map((message) => ({ message })));
+        const stored: Array<MessageRow | null> = [];
+        this.#insertRows(childId, compactedMessages.map((message) => ({ message })), undefined, stored);
         if (options.watermark !== undefined) {
           this.#cloneRows(parentId, childId, options.watermark, options.watermarkCeiling ?? this.#maxRowId(parentId));
         }
+        return this.#liveAfterCommit(childId, stored);
       })
       .immediate();
-    return this.getMessages(childId);
   }
 
   /**
@@ -541,6 +538,22 @@ export class SessionStore {
     });
     if (stored !== undefined) rows.forEach((values, position) => stored.push(storedRow(rowIds[position] as number, sessionId, values)));
     return rowIds;
+  }
+
+  /**
+   * The live list of a session whose active rows are now `stored` (the rows a commit just wrote,
+   * as storedRow made them) followed by clones: mapped from the values bound rather than read back,
+   * unless some value would not come back exactly as bound. Inside the commit's transaction.
+   */
+  #liveAfterCommit(sessionId: string, stored: Array<MessageRow | null>): Message[] {
+    const rows: MessageRow[] = [];
+    for (const row of stored) {
+      if (row === null) return this.getMessages(sessionId);
+      rows.push(row);
+    }
+    const last = rows[rows.length - 1];
+    const after = last === undefined ? this.#mark(sessionId) : last.id;
+    return restoredMessages(rows.concat(this.#selectRows(ACTIVE_AFTER, sessionId, after)), {});
   }
 
   /** Clones active rows `from < id <= to` of one session into another, identity columns byte-exact. */
