@@ -37,7 +37,7 @@ describe("readToolCallUidMap", () => {
     ["a repeated id with slots", { call_1: [A, null, B] }],
     ["only null slots", { call_1: [null, null] }],
     ["a blank slot", { call_1: [A, ""] }],
-    ["a sparse slot list", { call_1: [A, , B] }], // eslint-disable-line no-sparse-arrays
+    ["a sparse slot list", { call_1: [A, , B] }],
     ["blank and non-string values", { call_1: "", call_2: 7, call_3: { x: 1 }, call_4: B }],
     ["a prototype-less map", Object.assign(Object.create(null) as object, { call_1: A })],
     ["an own __proto__ key", JSON.parse(`{"__proto__": "${A}", "call_1": "${B}"}`)],
