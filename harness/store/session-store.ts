@@ -286,16 +286,17 @@ export class SessionStore {
    */
   compactInPlace(sessionId: string, compactedMessages: Message[], watermark: number): Message[] {
     validateBatch(compactedMessages);
-    return this.#db
+    const live = this.#db
       .transaction(() => {
         const before = this.#maxRowId(sessionId);
         const stored: Array<MessageRow | null> = [];
         this.#insertRows(sessionId, compactedMessages.map((message) => ({ message })), undefined, stored);
         this.#cloneRows(sessionId, sessionId, watermark, before);
         raiseArchiveMark(this.#db, sessionId, before);
-        return this.#liveAfterCommit(sessionId, stored);
+        return this.#liveRows(sessionId, stored);
       })
       .immediate();
+    return live === null ? this.getMessages(sessionId) : restoredMessages(live, {});
   }
 
   /**
@@ -310,7 +311,7 @@ export class SessionStore {
     options: { watermark?: number; watermarkCeiling?: number } = {},
   ): Message[] {
     validateBatch(compactedMessages);
-    return this.#db
+    const live = this.#db
       .transaction(() => {
         if (this.getSession(childId) !== null) throw new StoreInputError(`session "${childId}" already exists`);
         this.createSession(childId, { parentId });
@@ -320,9 +321,10 @@ export class SessionStore {
         if (options.watermark !== undefined) {
           this.#cloneRows(parentId, childId, options.watermark, options.watermarkCeiling ?? this.#maxRowId(parentId));
         }
-        return this.#liveAfterCommit(childId, stored);
+        return this.#liveRows(childId, stored);
       })
       .immediate();
+    return live === null ? this.getMessages(childId) : restoredMessages(live, {});
   }
 
   /**
@@ -541,19 +543,20 @@ export class SessionStore {
   }
 
   /**
-   * The live list of a session whose active rows are now `stored` (the rows a commit just wrote,
-   * as storedRow made them) followed by clones: mapped from the values bound rather than read back,
-   * unless some value would not come back exactly as bound. Inside the commit's transaction.
+   * The active rows of a session a commit just wrote, inside its transaction: `stored` (the rows
+   * bound, as storedRow made them) then the clones after them, which are the only rows read. Null
+   * when some bound value would not come back exactly as bound: the caller then reads the session
+   * back once committed.
    */
-  #liveAfterCommit(sessionId: string, stored: Array<MessageRow | null>): Message[] {
+  #liveRows(sessionId: string, stored: Array<MessageRow | null>): MessageRow[] | null {
     const rows: MessageRow[] = [];
     for (const row of stored) {
-      if (row === null) return this.getMessages(sessionId);
+      if (row === null) return null;
       rows.push(row);
     }
     const last = rows[rows.length - 1];
     const after = last === undefined ? this.#mark(sessionId) : last.id;
-    return restoredMessages(rows.concat(this.#selectRows(ACTIVE_AFTER, sessionId, after)), {});
+    return rows.concat(this.#selectRows(ACTIVE_AFTER, sessionId, after));
   }
 
   /** Clones active rows `from < id <= to` of one session into another, identity columns byte-exact. */
