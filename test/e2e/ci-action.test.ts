@@ -80,8 +80,10 @@ describe("ci/action.yml", () => {
     expect(readdirSync(join(run.state.artifacts, "ctxbench-my-engine")).sort()).toEqual(["junit.xml", "report.md", "result.json"]);
   }, TIMEOUT);
 
-  it("maps exit 2 to verdict=error and says why in the job summary", async () => {
-    const job = await runAction({ engine: "no-such-engine", plugins: "plugins" }, setup());
+  it("maps exit 2 to verdict=error and says why in the job summary (install-dependencies: false skips npm install)", async () => {
+    // An engine that does not exist needs none of the repository's dependencies: the input saves this job an npm install.
+    const job = await runAction({ engine: "no-such-engine", plugins: "plugins", "install-dependencies": "false" }, setup());
+    expect(stepNamed(job, "Install the engine repository's dependencies")?.outcome).toBe("skipped");
     const certify = stepNamed(job, "Certify no-such-engine")!;
     expect(certify.outputs).toMatchObject({ verdict: "error", "exit-code": "2", artifact: "ctxbench-no-such-engine" });
     expect(certify.outputs["result"]).toBeUndefined();
