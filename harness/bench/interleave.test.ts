@@ -23,7 +23,9 @@ describe("interleaved measurement", () => {
     expect(calls).toBeGreaterThanOrEqual(batch);
   });
 
-  it("collects samples for every variant in every round and ranks a 20x heavier one slower", async () => {
+  // On the real clock only the sample counts are asserted: which variant is slower is a timing, and a
+  // loaded CI machine can invert it. Ranking by cost is proven on the virtual clock below (ratio ≈ 2).
+  it("collects samples for every variant in every round on the real clock", async () => {
     let sink = 0;
     const result = await measureInterleaved(
       [
@@ -36,7 +38,7 @@ describe("interleaved measurement", () => {
     const [light, heavy] = result.variants;
     expect(light!.samplesNs.length).toBe(15);
     expect(heavy!.samplesNs.length).toBe(15);
-    expect(heavy!.summary.median).toBeGreaterThan(light!.summary.median * 3);
+    expect([...light!.samplesNs, ...heavy!.samplesNs].every((ns) => ns > 0)).toBe(true);
   });
 });
 
