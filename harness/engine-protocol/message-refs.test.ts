@@ -26,6 +26,16 @@ describe("select_context's request by reference (the host's half)", () => {
     expect(encoder.encode([{ content: "a", role: "user" }]).define).toEqual({ 5: { content: "a", role: "user" } });
   });
 
+  it("an in-place edit of a message sent before makes it new: what was sent is kept apart from the host's object", () => {
+    const encoder = new MessageRefEncoder();
+    const message = structuredClone(call);
+    encoder.encode([user, message]);
+    message.tool_calls[0]!.function.arguments = '{"edited":true}';
+    const again = encoder.encode([user, message]);
+    expect(again.$refs).toEqual([1, 3]);
+    expect(again.define).toEqual({ 3: JSON.parse(JSON.stringify(message)) });
+  });
+
   it("a key JSON leaves out (undefined) does not make a message new", () => {
     const encoder = new MessageRefEncoder();
     encoder.encode([user]);

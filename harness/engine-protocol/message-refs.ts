@@ -1,3 +1,4 @@
+import { plainJsonCopy } from "./json-copy.ts";
 import { sameJson } from "./json-equal.ts";
 
 /**
@@ -27,7 +28,7 @@ export interface MessageRefLimits {
 
 interface Kept {
   id: number;
-  /** The message as the engine side holds it (its JSON, parsed). */
+  /** The message as the engine side holds it: its JSON, parsed (or an equal copy sharing the message's strings, so the next comparison is cheap). */
   value: unknown;
 }
 
@@ -69,9 +70,10 @@ export class MessageRefEncoder {
     const kept = found.map((entry, index) => {
       const text = typeof entry === "string" ? entry : reset ? JSON.stringify(messages[index]) : null;
       if (text === null) return entry as Kept;
+      const message = messages[index];
       const known = this.#byText.get(text);
       if (known !== undefined) return known;
-      const added: Kept = { id: this.#next++, value: JSON.parse(text) as unknown };
+      const added: Kept = { id: this.#next++, value: plainJsonCopy(message) ?? (JSON.parse(text) as unknown) };
       this.#byText.set(text, added);
       this.#chars += text.length;
       define[added.id] = added.value;

@@ -6,6 +6,7 @@ so `print`, `os.write(1, …)` and child processes the engine starts all land on
 import itertools
 import json
 import os
+import select
 import sys
 import threading
 
@@ -30,6 +31,13 @@ class Channel:
     def read_line(self):
         """The next incoming line; b"" when the host closed the channel."""
         return self._reader.readline()
+
+    def pending(self):
+        """Whether the host has written something not yet read (what is already in our buffer aside)."""
+        try:
+            return bool(select.select([self._reader], [], [], 0)[0])
+        except (OSError, ValueError):
+            return True
 
     def send(self, message):
         data = (wire.dumps(message) + "\n").encode("ascii")

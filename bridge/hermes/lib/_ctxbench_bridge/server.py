@@ -87,21 +87,25 @@ class Server:
             if request_id is not None:
                 self.channel.fail(request_id, METHOD_NOT_FOUND, f"unknown method {method!r}")
             return
-        known = None
+        refill = None
         if method == "hook" and isinstance(params.get("params"), dict):
             # Messages by reference are resolved here, on the reader thread, in the host's order.
+            hook_params = params["params"]
+            numbers = (hook_params.get("request_messages") or {}).get("$refs") if isinstance(hook_params.get("request_messages"), dict) else None
             try:
-                known = self.kept.resolve(params["params"])
+                known = self.kept.resolve(hook_params)
             except refs.RefError as error:
                 self.channel.fail(request_id, INVALID_PARAMS, str(error))
                 return
             if known:
                 handler = lambda hook_params, known=known: self._do_hook(hook_params, known)  # noqa: E731
+                lists = 2 if "conversation_messages" in known else 1
+                refill = lambda: self.kept.refill(numbers, lists, self.channel.pending)  # noqa: E731
         context = params.get("context")
         pooled = method == "hook" and params.get("hook") in hooks.POOLED
-        self.lanes.submit(context if isinstance(context, str) else None, pooled, lambda: self._answer(request_id, handler, params))
+        self.lanes.submit(context if isinstance(context, str) else None, pooled, lambda: self._answer(request_id, handler, params, refill))
 
-    def _answer(self, request_id, handler, params):
+    def _answer(self, request_id, handler, params, refill=None):
         try:
             result = handler(params)
         except ProtocolError as error:
@@ -111,6 +115,11 @@ class Server:
         else:
             self._announce_hooks()
             self.channel.respond(request_id, result)
+        if refill is not None:
+            try:
+                refill()
+            except Exception:  # copies made ahead are an optimisation: the next call copies on demand
+                traceback.print_exc(file=sys.stderr)
 
     def _announce_hooks(self):
         plugins = sys.modules.get("hermes_cli.plugins")
