@@ -1,0 +1,36 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { badInputRows } from "./bad-input-rows.test-support.ts";
+import { runCli } from "./main.ts";
+import { memoryIo } from "./test-io.ts";
+
+// Every bad-input row through the CLI's parser, validators and one error handler, in-process: the
+// process boundary (bin, exit status, real stdio) is proven once per error class by
+// test/e2e/bad-input.test.ts; starting Node 130 times proved it no further.
+const work = mkdtempSync(join(tmpdir(), "ctxbench-bad-input-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const CONTRACT = new URL("../contract/context-engine.ts", import.meta.url).href;
+
+let cwds = 0;
+describe("bad inputs are exit 2, one line, nothing written (runCli in-process)", () => {
+  it.each(badInputRows(work, CONTRACT).map((row) => [row.label, row] as const))("%s", { timeout: 60_000 }, async (_label, row) => {
+    const before = new Set(readdirSync(work));
+    const cwd = join(work, `${cwds++}-cwd-in-process`);
+    mkdirSync(cwd);
+    const io = memoryIo(cwd);
+    const code = await runCli(row.args(), io);
+    expect(io.err()).not.toMatch(/internal error|bug in ctxbench/);
+    expect(code, io.err()).toBe(2);
+    const lines = io.err().trimEnd().split("\n");
+    expect(lines, io.err()).toHaveLength(1);
+    expect(lines[0]).toMatch(/^ctxbench: /);
+    expect(lines[0]).toMatch(row.stderr);
+    expect(io.out()).toBe("");
+    for (const path of row.absent ?? []) expect(existsSync(join(cwd, path)), path).toBe(false);
+    expect(readdirSync(cwd), "written into the working directory").toEqual([]);
+    const created = readdirSync(work).filter((name) => !before.has(name) && !/^\d+-/.test(name));
+    expect(created).toEqual([]);
+  });
+});
