@@ -3,10 +3,11 @@
  * scratch engine repository made as an author would: npm init, the ctxbench tarball, ctxbench init.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { CHECKS } from "../../harness/conformance/checks/index.ts";
 import { REPO } from "./support.ts";
 import { checkoutCopy, exec, npmEnv, packedTarball, type Outcome } from "./package-support.ts";
 import { newRunState, runAction, runWorkflow, type JobResult, type RunnerSetup } from "./workflow-runner.ts";
@@ -16,6 +17,7 @@ const CTXBENCH_REPOSITORY = "OWNER/ctxbench";
 const TIMEOUT = 600_000;
 let checkout = "";
 let engineRepo = "";
+let matrixDir = "";
 let env: NodeJS.ProcessEnv = {};
 const ok = (outcome: Outcome) => expect(outcome.code, `${outcome.stdout}\n${outcome.stderr}`).toBe(0);
 
@@ -49,7 +51,7 @@ beforeAll(async () => {
 }, TIMEOUT);
 
 afterAll(async () => {
-  for (const dir of [checkout, engineRepo]) if (dir) await rm(dir, { recursive: true, force: true });
+  for (const dir of [checkout, engineRepo, matrixDir]) if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 // One cache for the file, as a repository has: the first run installs ctxbench, later ones restore it.
@@ -60,6 +62,21 @@ const setup = (): RunnerSetup => {
   return { workspace: engineRepo, ctxbenchCheckout: checkout, ctxbenchRepository: CTXBENCH_REPOSITORY, state, env };
 };
 const stepNamed = (job: JobResult, name: string) => job.steps.find((step) => step.name === name);
+
+// The matrix test proves the sharding plumbing (matrix, shard input, artifacts, cache, merge), not
+// the engine: examples/certify-matrix.yml as written but for a `checks:` input on the action, so
+// the three shards certify the REG and ABC checks (five groups of probe runs: none is empty)
+// instead of a third full certification; examples/certify.yml and package.test.ts certify in full.
+const SHARDED_CHECKS = "REG ABC";
+async function matrixOf(checks: string): Promise<string> {
+  const example = readFileSync(join(REPO, "ci/examples/certify-matrix.yml"), "utf8");
+  const shardInput = "          shard: ${{ matrix.shard }}\n";
+  expect(example).toContain(shardInput);
+  matrixDir = await mkdtemp(join(tmpdir(), "ctxbench-matrix-"));
+  const file = join(matrixDir, "certify-matrix.yml");
+  await writeFile(file, example.replace(shardInput, `${shardInput}          checks: ${checks}\n`));
+  return file;
+}
 
 describe("ci/action.yml", () => {
   it("examples/certify.yml certifies the engine, writes the job summary and uploads the reports", async () => {
@@ -103,7 +120,7 @@ describe("ci/action.yml", () => {
 
   it("examples/certify-matrix.yml: three shards and the merge job, ctxbench restored from the cache in each, unique artifacts, one merged verdict", async () => {
     const run = setup();
-    const jobs = await runWorkflow(join(REPO, "ci/examples/certify-matrix.yml"), run);
+    const jobs = await runWorkflow(await matrixOf(SHARDED_CHECKS), run);
     const failedSteps = jobs.flatMap((job) => job.steps.filter((step) => step.outcome === "failure").map((step) => `${job.job} ${job.matrix["shard"] ?? ""} ${step.name}:\n${step.log}`));
     expect(jobs.map((job) => [job.job, job.matrix["shard"] ?? null, job.status]), failedSteps.join("\n")).toEqual([
       ["certify", "1/3", "success"],
@@ -115,6 +132,11 @@ describe("ci/action.yml", () => {
     expect(jobs.map((job) => stepNamed(job, "Install ctxbench (compiled, production dependencies)")!.outcome)).toEqual(["skipped", "skipped", "skipped", "skipped"]);
     expect(readdirSync(run.state.artifacts).sort()).toEqual(["ctxbench-my-engine-merged", "ctxbench-my-engine-shard-1-of-3", "ctxbench-my-engine-shard-2-of-3", "ctxbench-my-engine-shard-3-of-3"]);
     expect(jobs[3]!.summary).toMatch(/my-engine/);
+    // The shards are disjoint and joined cover the selection: every selected check once, no other.
+    const merged = JSON.parse(readFileSync(join(run.state.artifacts, "ctxbench-my-engine-merged/result.json"), "utf8")) as { certifications: Array<{ verdict: string; checks: Array<{ id: string }> }> };
+    expect(merged.certifications.map((certification) => certification.verdict)).toEqual(["certified"]);
+    const selected = CHECKS.filter((check) => SHARDED_CHECKS.split(" ").some((rule) => check.rule.startsWith(`${rule}-`))).map((check) => check.id);
+    expect(merged.certifications[0]!.checks.map((check) => check.id).sort()).toEqual(selected.sort());
   }, TIMEOUT);
 
   it("the workflow ctxbench init writes runs as written", async () => {
