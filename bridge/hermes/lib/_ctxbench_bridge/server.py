@@ -8,7 +8,7 @@ import sys
 import threading
 import traceback
 
-from . import PROTOCOL_VERSION, environment, facts, hooks, imports, loader, refs, runtime, wire
+from . import PROTOCOL_VERSION, collector, environment, facts, hooks, imports, loader, refs, runtime, wire
 from .channel import Channel, parse
 from .lanes import Lanes
 
@@ -120,6 +120,7 @@ class Server:
                 refill()
             except Exception:  # copies made ahead are an optimisation: the next call copies on demand
                 traceback.print_exc(file=sys.stderr)
+        collector.collect_when_idle(self.channel.pending)
 
     def _announce_hooks(self):
         plugins = sys.modules.get("hermes_cli.plugins")
@@ -252,6 +253,7 @@ class Server:
         except loader.LoadError as error:
             raise ProtocolError(LOAD_FAILED, str(error), {"stage": error.stage})
         handle, _ = self._adopt(engine, self.plugin.registrations["via"])
+        collector.freeze_startup()
         return self._description(engine, handle)
 
     def _description(self, engine, handle):
