@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, it } from "vitest";
 import { badInputRows } from "./bad-input-rows.test-support.ts";
 import { runCli } from "./main.ts";
 import { memoryIo } from "./test-io.ts";
@@ -15,12 +15,21 @@ const CONTRACT = new URL("../contract/context-engine.ts", import.meta.url).href;
 
 let cwds = 0;
 describe("bad inputs are exit 2, one line, nothing written (runCli in-process)", () => {
-  it.each(badInputRows(work, CONTRACT).map((row) => [row.label, row] as const))("%s", { timeout: 60_000 }, async (_label, row) => {
+  it.for(badInputRows(work, CONTRACT).map((row) => [row.label, row] as const))("%s", { timeout: 60_000 }, async ([, row], { task, expect }) => {
     const before = new Set(readdirSync(work));
     const cwd = join(work, `${cwds++}-cwd-in-process`);
     mkdirSync(cwd);
     const io = memoryIo(cwd);
-    const code = await runCli(row.args(), io);
+    const args = row.args();
+    const started = performance.now();
+    const code = await runCli(args, io);
+    const lineCount = io.err().trimEnd().split("\n").length;
+    // The fault suite's figures (test/faults/figures.ts) count every row from here.
+    task.meta.fault = {
+      suite: `bad input: ${args[0] === "scenarios" || args[0] === "engines" ? args.slice(0, 2).join(" ") : args[0]}`,
+      outcome: `exit ${code}, ${lineCount} line${lineCount === 1 ? "" : "s"}`,
+      seconds: (performance.now() - started) / 1000,
+    };
     expect(io.err()).not.toMatch(/internal error|bug in ctxbench/);
     expect(code, io.err()).toBe(2);
     const lines = io.err().trimEnd().split("\n");

@@ -19,7 +19,7 @@ import type { FaultFigure } from "./fault-meta.ts";
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 
 /** The tests that try faults on purpose and record them. */
-export const FAULT_SUITE_FILES = ["test/e2e/bad-input.test.ts", "test/e2e/faults.test.ts", "harness/store/reliability.test.ts"];
+export const FAULT_SUITE_FILES = ["harness/cli/bad-input.test.ts", "test/e2e/bad-input.test.ts", "test/e2e/faults.test.ts", "harness/store/reliability.test.ts"];
 
 interface AssertionResult {
   fullName: string;
