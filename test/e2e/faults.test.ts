@@ -184,9 +184,11 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
     expect(run.stdout).not.toContain("chatter");
   });
 
-  it("an engine writing outside its sandbox (into its own plugin directory, over a file beside it) is not certified, the paths named", async ({ task }) => {
-    const root = join(work, "outside-plugins");
-    mkdirSync(root, { recursive: true });
+  it("an engine writing outside its sandbox (into its own plugin directory, over a file beside it) is not certified, the paths named", async ({ task, onTestFinished }) => {
+    // Not under `work`: the cases beside this one certify with `work` as their working directory,
+    // which certify watches, so this engine's writes there made them "not certified" too.
+    const root = mkdtempSync(join(tmpdir(), "ctxbench-faults-outside-"));
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
     cpSync(join(HOSTILE, "outside-writer"), join(root, "outside-writer"), { recursive: true });
     // Outside the package the name "ctxbench" does not resolve: the copy imports the checkout by path.
     const entry = join(root, "outside-writer", "index.ts");
