@@ -69,7 +69,8 @@ export class MisbehavingEngine extends ContextEngine {
 const cases = (suite: XmlElement) => suite.children.filter((child) => child.name === "testcase");
 const caseOf = (xml: XmlElement, id: string) => xml.children.flatMap(cases).find((test) => test.attributes["name"]?.startsWith(`${id} `))!;
 
-describe("ctxbench certify (as a process)", () => {
+// Each process may take up to its own 120 s (the helper's bound); the tests wait that long, not vitest's default 60 s.
+describe("ctxbench certify (as a process)", { timeout: 150_000 }, () => {
   const plugins = brokenPlugin(join(work, "plugins"));
 
   it("certifies a bundled engine: exit 0, the result JSON (schemaVersion, runInfo, the certification's engine, verdict and checks); deterministic", async () => {

@@ -21,6 +21,14 @@ const ctxbench = (args: string[], timeoutMs = PROCESS_MS) => runCli(args, { cwd:
 
 /** The one certification of `certify --format json`'s document (the result.json `--out` writes). */
 const certificationOf = (stdout: string) => parseResult(stdout).certifications[0]!;
+/** The unexpected outcomes of a printed result with their messages: what a failed exit-code assertion should say. */
+const unexpectedOf = (stdout: string): string => {
+  try {
+    return certificationOf(stdout).checks.filter((check) => check.unexpected).map((check) => `${check.id}: ${check.outcome}: ${check.message}`).join("\n");
+  } catch {
+    return stdout.slice(0, 2000);
+  }
+};
 
 const oneLine = (stderr: string) => stderr.trim().split("\n");
 
@@ -45,7 +53,8 @@ describe("Python plugins through the CLI (the Hermes bridge, python3 with the st
 
   it("--hermes-agent DIR: the checkout's built-in compressor wins over ours with a notice, stubbing only the LLM seam", async () => {
     const result = await ctxbench(["certify", "--hermes-agent", HERMES_AGENT, "--engine", "compressor", "--checks", "ABC", "REG", "CMP-1", "--format", "json"]);
-    expect(result.code, result.stderr).toBe(0);
+    // CI once saw one unexpected CMP-1 outcome here under load, not reproduced since: say which and why.
+    expect(result.code, `${result.stderr}\n${unexpectedOf(result.stdout)}`).toBe(0);
     expect(result.stderr).toContain(`note: testing the plugin "compressor" from ${HERMES_AGENT}; the bundled engine of that name stays reachable as bundled:compressor`);
     expect(certificationOf(result.stdout).verdict).toBe("certified");
   }, TEST_MS);
