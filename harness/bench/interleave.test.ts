@@ -16,11 +16,15 @@ describe("interleaved measurement", () => {
     expect(result.variants[0]!.samplesNs).toHaveLength(8);
   });
 
+  // On a clock of its own: on the real one a loaded machine can make a single call outlast the minimum (CI saw batch 1).
   it("batches a fast operation until one sample outlasts the minimum", () => {
+    let now = 0;
     let calls = 0;
-    const batch = calibrateBatch({ name: "tiny", run: (n) => void (calls += n) }, 20_000);
-    expect(batch).toBeGreaterThan(1);
-    expect(calls).toBeGreaterThanOrEqual(batch);
+    const batch = calibrateBatch({ name: "tiny", run: (n) => { calls += n; now += n * 10; } }, 20_000, () => now);
+    // 10 ns a call: ×8 while a sample is under 1/16 of the minimum (1, 8, 64, 512), then ×2 (1024, 2048).
+    expect(batch).toBe(2048);
+    expect(batch * 10).toBeGreaterThanOrEqual(20_000);
+    expect(calls).toBe(1 + 8 + 64 + 512 + 1024 + 2048);
   });
 
   // On the real clock only the sample counts are asserted: which variant is slower is a timing, and a

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { DISPOSE } from "../contract/native.ts";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EngineFamily, EngineLoadError, EngineProcess, type FamilyOptions, type LlmHandler, type ProcessOptions } from "./family.ts";
 import type { PluginManifestInfo, PluginMode } from "./messages.ts";
@@ -17,6 +17,15 @@ export const HERMES_BRIDGE = bridgeEntry();
 function bridgeEntry(): string {
   const candidates = ["../../bridge/hermes/main.py", "../../../bridge/hermes/main.py"].map((relative) => fileURLToPath(new URL(relative, import.meta.url)));
   return candidates.find((candidate) => existsSync(candidate)) ?? candidates[0]!;
+}
+
+/** What the bridge's directory holds when its entry is missing: tells a removed directory from a removed file. */
+function bridgeDirectoryListing(): string {
+  try {
+    return `; its directory holds: ${readdirSync(dirname(HERMES_BRIDGE)).join(", ") || "nothing"}`;
+  } catch (error) {
+    return `; its directory cannot be read: ${(error as Error).message}`;
+  }
 }
 
 /** A Python plugin as discovery found it. */
@@ -158,7 +167,7 @@ export class PythonEngineFactory {
   }
 
   async startFamily(options: { home?: string } = {}): Promise<EngineFamily> {
-    if (!existsSync(HERMES_BRIDGE)) throw new EngineLoadError(`the Hermes bridge is missing from this installation (${HERMES_BRIDGE})`, "process");
+    if (!existsSync(HERMES_BRIDGE)) throw new EngineLoadError(`the Hermes bridge is missing from this installation (${HERMES_BRIDGE}${bridgeDirectoryListing()})`, "process");
     const processOptions = this.#processOptions();
     const own = options.home === undefined ? makeSandbox(this.options.sandboxRoot ?? tmpdir()) : null;
     const home = options.home ?? own!;
