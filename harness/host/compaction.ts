@@ -72,9 +72,8 @@ async function passInSlot(
   session.timeoutNextCompaction = false;
   const observed: ObservedPass = { pass: runtime.passCount++, session: session.id, trigger: request.trigger, home: settings.home, recorder: runtime.recorder };
   notifyObservers(runtime.observers, "passStarted", observed);
-  const snapshot = cloneMessages(before);
+  const { snapshot, traceInput } = historyCopies(before);
   notifyObservers(runtime.observers, "snapshotTaken", observed, snapshot);
-  const traceInput = cloneMessages(before);
   const controller = new AbortController();
   const options: CompressOptions = { signal: controller.signal };
   if (request.force === true) options.force = true;
@@ -123,6 +122,11 @@ async function passInSlot(
     { boundary_reason: "compression", old_session_id: oldStoreId, platform: session.platform, conversation_id: null },
   ]);
   return { outcome: "committed", tokensBefore, tokensAfter: verdict.tokensAfter };
+}
+
+/** What a pass copies of the history: the engine's private deep snapshot (THR-3) and the trace's record of the input. */
+export function historyCopies(before: readonly Message[]): { snapshot: Message[]; traceInput: Message[] } {
+  return { snapshot: cloneMessages(before), traceInput: cloneMessages(before) };
 }
 
 /**

@@ -15,7 +15,7 @@ const flag = (name: string, fallback: number): number => {
 const messages = flag("--messages", 10_000);
 const runs = flag("--runs", 7);
 const transcript = sampleTranscript({ messages, seed: 1 });
-const share = measureHostShare(transcript, referencePassOutput(transcript), { runs });
+const share = measureHostShare(transcript, referencePassOutput, { runs });
 const goalMs = messages === 10_000 ? THROUGHPUT_GOALS.hostShare10kMs : null;
 const { totalsMs, ...figures } = share;
 process.stdout.write(`${JSON.stringify({ messages, ...figures, runsMs: totalsMs, goalMs, met: goalMs === null ? null : share.totalMs <= goalMs }, null, 2)}\n`);

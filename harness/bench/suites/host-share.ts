@@ -2,19 +2,20 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Message } from "../../contract/types.ts";
-import { cloneMessages } from "../../host/clone.ts";
-import { judgeOutput } from "../../host/compaction.ts";
+import { cloneMessages, cloneValue } from "../../host/clone.ts";
+import { historyCopies, judgeOutput } from "../../host/compaction.ts";
 import { historyTokensRough } from "../../host/history-tokens.ts";
 import { SessionStore } from "../../store/session-store.ts";
+import { collectGarbage } from "../collect-garbage.ts";
 import { mad, median } from "../stats.ts";
 
 /** The host's work around one compaction pass, part by part (medians of the runs, ms). */
 export interface HostShare {
-  /** The history's estimate and the deep snapshot the engine works on. */
+  /** The history's estimate and the pass's two copies of it: the engine's snapshot and the trace's input. */
   snapshotMs: number;
-  /** Judging the output (invalid, empty, unchanged, grown). */
+  /** Judging the output (invalid, empty, unchanged, grown) and the trace's copy of it. */
   judgeMs: number;
-  /** Committing in place through the store, and restoring the new history. */
+  /** The store's copy of the output, committing it in place and restoring the new history. */
   commitMs: number;
   totalMs: number;
   /** MAD of the totals over their median: how far apart the runs were. */
@@ -26,15 +27,18 @@ export interface HostShare {
 export const DEFAULT_HOST_SHARE_RUNS = 5;
 
 /**
- * Times what the reference host adds to one pass over `transcript` whose engine answered `output`,
- * as the host does it: the history's estimate, the snapshot, judging the output, the commit in
- * place into a file-backed store (archiving every earlier row) and the restore. Each run commits
- * into a fresh session of one store; its history is the persisted list the store stamped, and its
- * estimate was taken once before, as the turn's preflight takes it.
+ * Times what the reference host adds to one pass over `transcript`, as runCompactionPass does it:
+ * the history's estimate, the engine's snapshot and the trace's copy of the input; judging the
+ * output `compress` makes of the snapshot (the engine's own work is not timed) and the trace's
+ * copy of it; the store's copy, the commit in place into a file-backed store (archiving every
+ * earlier row, watermark read included) and the restore. Each run commits into a fresh session of
+ * one store; its history is the persisted list the store stamped, and its estimate was taken once
+ * before, as the turn's preflight takes it. Garbage is collected before each timed run, so no run
+ * pays for the setup's.
  */
 export function measureHostShare(
   transcript: readonly Message[],
-  output: readonly Message[],
+  compress: (snapshot: Message[]) => Message[],
   options: { runs?: number; dir?: string; beforeRun?: () => void } = {},
 ): HostShare {
   const runs = options.runs ?? DEFAULT_HOST_SHARE_RUNS;
@@ -48,23 +52,27 @@ export function measureHostShare(
       const history = cloneMessages(transcript);
       store.appendMessages(sessionId, history);
       historyTokensRough(history);
-      const watermark = store.watermark(sessionId);
-      const candidate = cloneMessages(output);
       options.beforeRun?.();
+      collectGarbage();
       const started = performance.now();
       const tokensBefore = historyTokensRough(history);
-      const snapshot = cloneMessages(history);
+      const { snapshot, traceInput } = historyCopies(history);
       const snapshotDone = performance.now();
-      const verdict = judgeOutput(candidate, history, tokensBefore);
+      const output = compress(snapshot);
+      const engineDone = performance.now();
+      const verdict = judgeOutput(output, history, tokensBefore);
+      const outputForTrace = cloneValue(output) as Message[];
       const judged = performance.now();
       if (verdict.outcome !== "committed") throw new Error(`the pass output was refused (${verdict.outcome})`);
-      store.compactInPlace(sessionId, candidate, watermark);
+      const rows = cloneMessages(output);
+      store.compactInPlace(sessionId, rows, store.watermark(sessionId));
       const committed = performance.now();
-      if (snapshot.length !== transcript.length) throw new Error("the snapshot lost messages");
+      if (snapshot.length !== transcript.length || traceInput.length !== transcript.length) throw new Error("a copy of the history lost messages");
+      if (outputForTrace.length !== output.length) throw new Error("the trace's copy of the output lost messages");
       parts.snapshot.push(snapshotDone - started);
-      parts.judge.push(judged - snapshotDone);
+      parts.judge.push(judged - engineDone);
       parts.commit.push(committed - judged);
-      parts.total.push(committed - started);
+      parts.total.push(snapshotDone - started + (committed - engineDone));
     }
   } finally {
     store.close();

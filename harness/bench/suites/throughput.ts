@@ -1,14 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import type { ContextEngine } from "../../contract/context-engine.ts";
 import { disposeEngine } from "../../contract/native.ts";
 import type { Message } from "../../contract/types.ts";
 import { cloneMessages } from "../../host/clone.ts";
 import { sampleTranscript } from "../../testkit/transcript.ts";
 import type { HostSharePoint, ThroughputEngineResult, ThroughputSuite } from "./throughput.suite.ts";
+import { collectGarbage } from "../collect-garbage.ts";
 import { judgeGoal, type Goal } from "../goals.ts";
 import { NoiseProbe } from "../noise.ts";
 import { estimateReason, noiseReason } from "../reliability.ts";
@@ -115,12 +114,6 @@ export async function runThroughputSuite(options: ThroughputSuiteOptions): Promi
   return { suite: "throughput", warnings: [], goals, noise, durationMs: performance.now() - started, engines, hostShare };
 }
 
-/** A full garbage collection, so heap growth over a pass starts from what is really live. */
-function collectGarbage(): void {
-  setFlagsFromString("--expose-gc");
-  (runInNewContext("gc") as () => void)();
-}
-
 /**
  * One pass on a fresh engine: heapUsed right after the pass minus heapUsed after a full GC just
  * before it, a lower bound of the pass's peak (a collection during the pass can only lower it).
@@ -150,8 +143,8 @@ export function referencePassOutput(transcript: readonly Message[]): Message[] {
   return [...system, summary, ...transcript.slice(cut)];
 }
 
-/** The host's work around one pass, as the reference host does it (host-share.ts): snapshot, judge the output, commit in place. In ms, over a few runs. */
+/** The host's work around one pass, as the reference host does it (host-share.ts): snapshots, judge the output, commit in place. In ms, over a few runs. */
 function hostShareOf(transcript: readonly Message[], dir: string, probe: NoiseProbe) {
-  const share = measureHostShare(transcript, referencePassOutput(transcript), { runs: HOST_SHARE_RUNS, dir, beforeRun: () => probe.sample() });
+  const share = measureHostShare(transcript, referencePassOutput, { runs: HOST_SHARE_RUNS, dir, beforeRun: () => probe.sample() });
   return medianWithInterval(share.totalsMs);
 }
