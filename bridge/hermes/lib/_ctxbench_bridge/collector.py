@@ -11,8 +11,9 @@ lands inside whichever call allocates next. Two things move that cost out of the
 - `collect_when_idle(pending)`, after a call is answered: when no request is waiting and the young
   generation is partly full, it is collected now, so the next call starts with it empty.
 
-Neither changes what is collected, only when: the collector stays on for the engine's code, and
-objects made after start-up are collected as before."""
+The collector stays on for the engine's code, and objects made after start-up are collected as
+before. What changes: a reference cycle among the objects alive at the freeze is never collected
+(reference counting still frees everything else), and young objects are collected earlier."""
 
 import gc
 
