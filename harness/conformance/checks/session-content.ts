@@ -23,13 +23,79 @@ export interface Leak {
   canary: boolean;
 }
 
+export const SHARED = Symbol("shared");
+
 const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
 
-function shingles(text: string): string[] {
-  const list = words(text);
-  const found: string[] = [];
-  for (let index = 0; index + SHINGLE_WORDS <= list.length; index++) found.push(list.slice(index, index + SHINGLE_WORDS).join(" "));
-  return found;
+/**
+ * Shingles by number: each distinct word gets an id, and a shingle is looked up by a hash of its
+ * SHINGLE_WORDS ids and confirmed id by id, so no shingle string is built unless it is evidence.
+ * Equal hashes of different shingles only share a chain; they never merge.
+ */
+interface Shingle {
+  ids: Int32Array;
+  at: number;
+  owner: string | typeof SHARED;
+  next: Shingle | undefined;
+}
+
+export class ShingleIndex {
+  readonly #wordIds = new Map<string, number>();
+  readonly #chains = new Map<number, Shingle>();
+  readonly #hash: (ids: Int32Array, at: number) => number;
+
+  /** `hash` is for tests, which make every shingle collide. */
+  constructor(hash: (ids: Int32Array, at: number) => number = shingleHash) {
+    this.#hash = hash;
+  }
+
+  /** The text's words and their ids. */
+  read(text: string): { list: string[]; ids: Int32Array } {
+    const list = words(text);
+    const ids = new Int32Array(list.length);
+    for (let index = 0; index < list.length; index++) {
+      const word = list[index]!;
+      let id = this.#wordIds.get(word);
+      if (id === undefined) this.#wordIds.set(word, (id = this.#wordIds.size));
+      ids[index] = id;
+    }
+    return { list, ids };
+  }
+
+  /** Records `owner` for every shingle of `ids`; a shingle two owners have becomes SHARED. */
+  own(ids: Int32Array, owner: string): void {
+    for (let at = 0; at + SHINGLE_WORDS <= ids.length; at++) {
+      const hash = this.#hash(ids, at);
+      const head = this.#chains.get(hash);
+      const known = find(head, ids, at);
+      if (known === undefined) this.#chains.set(hash, { ids, at, owner, next: head });
+      else if (known.owner !== owner) known.owner = SHARED;
+    }
+  }
+
+  /** The owner of the shingle starting at word `at` (SHARED, or undefined when nobody has it). */
+  ownerAt(ids: Int32Array, at: number): string | typeof SHARED | undefined {
+    return find(this.#chains.get(this.#hash(ids, at)), ids, at)?.owner;
+  }
+}
+
+function shingleHash(ids: Int32Array, at: number): number {
+  let hash = 0x2545f491;
+  for (let k = 0; k < SHINGLE_WORDS; k++) {
+    hash = Math.imul(hash ^ ids[at + k]!, 0x9e3779b1);
+    hash ^= hash >>> 15;
+  }
+  // 30 bits: a small integer key, which a Map looks up fastest.
+  return hash & 0x3fffffff;
+}
+
+function find(head: Shingle | undefined, ids: Int32Array, at: number): Shingle | undefined {
+  for (let entry = head; entry !== undefined; entry = entry.next) {
+    let k = 0;
+    while (k < SHINGLE_WORDS && entry.ids[entry.at + k] === ids[at + k]) k++;
+    if (k === SHINGLE_WORDS) return entry;
+  }
+  return undefined;
 }
 
 /** Every string inside a value (message content, parts, tool-call arguments), joined by line breaks so words never run across two of them. */
@@ -110,7 +176,6 @@ function canaries(run: CheckRun): Array<{ session: string; token: string }> {
 }
 
 const PROBE_CANARY = /CANARY-([A-Z]+)-\d+/g;
-const SHARED = Symbol("shared");
 
 /**
  * Every output of a session that shows another session's own text (a run of SHINGLE_WORDS words)
@@ -135,31 +200,39 @@ function searchLeaks(run: CheckRun): LeakSearch {
     for (let hops = 0; roots.has(current) && hops < 100; hops++) current = roots.get(current)!;
     return current;
   };
-  // Each shingle's owner (a root session), or SHARED once two roots have it: a Set per shingle cost more than the search.
-  const owners = new Map<string, string | typeof SHARED>();
+  const index = new ShingleIndex();
   const own = ownText(run);
+  // Each root session's own texts: none of their shingles can belong to another root, so such a text is searched for canaries only.
+  const ownByRoot = new Map<string, Set<string>>();
   for (const [session, texts] of own) {
-    // A session's inputs repeat the same messages call after call: each distinct text is cut into shingles once.
     const owner = root(session);
+    let mine = ownByRoot.get(owner);
+    if (mine === undefined) ownByRoot.set(owner, (mine = new Set()));
+    // A session's inputs repeat the same messages call after call: each distinct text is cut into shingles once.
     for (const text of new Set(texts)) {
-      for (const shingle of shingles(text)) {
-        const known = owners.get(shingle);
-        if (known === undefined) owners.set(shingle, owner);
-        else if (known !== owner && known !== SHARED) owners.set(shingle, SHARED);
-      }
+      if (mine.has(text)) continue;
+      mine.add(text);
+      index.own(index.read(text).ids, owner);
     }
   }
-  const planted = canaries(run);
+  const planted = canaries(run).map((canary) => ({ ...canary, root: root(canary.session) }));
+  const othersCanaries = new Map<string, typeof planted>();
+  const canariesNotOf = (session: string) => {
+    let list = othersCanaries.get(session);
+    if (list === undefined) othersCanaries.set(session, (list = planted.filter((canary) => canary.root !== session)));
+    return list;
+  };
   const leaks: Leak[] = [];
   let outputs = 0;
   const searched = new Map<string, Map<string, Omit<Leak, "event" | "session"> | null>>();
   const search = (session: string, text: string): Omit<Leak, "event" | "session"> | null => {
     for (const match of text.matchAll(PROBE_CANARY)) if (match[1] !== session.toUpperCase()) return { from: match[1]!.toLowerCase(), excerpt: match[0], canary: true };
-    for (const canary of planted) if (root(canary.session) !== session && text.includes(canary.token)) return { from: canary.session, excerpt: canary.token, canary: true };
-    if (own.size < 2) return null;
-    for (const shingle of shingles(text)) {
-      const owner = owners.get(shingle);
-      if (owner !== undefined && owner !== SHARED && owner !== session) return { from: owner, excerpt: shingle, canary: false };
+    for (const canary of canariesNotOf(session)) if (text.includes(canary.token)) return { from: canary.session, excerpt: canary.token, canary: true };
+    if (own.size < 2 || ownByRoot.get(session)?.has(text) === true) return null;
+    const { list, ids } = index.read(text);
+    for (let at = 0; at + SHINGLE_WORDS <= ids.length; at++) {
+      const owner = index.ownerAt(ids, at);
+      if (owner !== undefined && owner !== SHARED && owner !== session) return { from: owner, excerpt: list.slice(at, at + SHINGLE_WORDS).join(" "), canary: false };
     }
     return null;
   };
