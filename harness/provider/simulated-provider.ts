@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../util/sha256.ts";
 import { countTokensExact, estimateMessageTokensExact } from "../contract/tokens-exact.ts";
 import type { Message, ToolCall, Usage } from "../contract/types.ts";
 import { canonicalJson } from "../trace/canonical-json.ts";
@@ -114,7 +114,7 @@ export class SimulatedProvider {
     }
     let info = byRest.get(restKey);
     if (info === undefined) {
-      info = { digest: createHash("sha256").update(canonicalJson(message)).digest("hex"), tokens: estimateMessageTokensExact(message) };
+      info = { digest: sha256Hex(canonicalJson(message)), tokens: estimateMessageTokensExact(message) };
       byRest.set(restKey, info);
     }
     return info;

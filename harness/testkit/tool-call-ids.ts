@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../util/sha256.ts";
 
 /**
  * The one vocabulary of tool-call id styles every piece of test data uses (scenarios, probes,
@@ -15,7 +15,7 @@ export const CONSTANT_TOOL_CALL_ID = "call_0";
 
 /** The id a host derives when the API omits one: identical calls give identical ids. */
 export function deterministicCallId(name: string, args: string, index: number): string {
-  return `call_${createHash("sha256").update(`${name}:${args}:${index}`).digest("hex").slice(0, 12)}`;
+  return `call_${sha256Hex(`${name}:${args}:${index}`).slice(0, 12)}`;
 }
 
 /** The provider id of the call at `index` within one response; `fresh()` gives a never-used id for `unique`. */

@@ -1,4 +1,5 @@
 import { createHash, type Hash } from "node:crypto";
+import { sha256Hex } from "../util/sha256.ts";
 import type { ValueDigest } from "./events.ts";
 
 /**
@@ -95,7 +96,7 @@ export function digestValue(value: unknown, memo?: JsonMemo): ValueDigest {
     if (split !== null) return digestList(split.list, memo, split.opening, split.closing, split.ancestors);
   }
   const json = canonicalJson(value, memo);
-  return { digest: createHash("sha256").update(json).digest("hex").slice(0, 16), size: json.length };
+  return { digest: sha256Hex(json).slice(0, 16), size: json.length };
 }
 
 /** An object with exactly one array member, written around it: the text before the list's first element and after its last. */

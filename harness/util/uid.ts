@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "./sha256.ts";
 
 /**
  * The deterministic uids of ctxbench: 32 lowercase hex characters, the shape of the store's
@@ -13,7 +13,7 @@ export const UID_PATTERN = /^[0-9a-f]{32}$/;
 
 /** The uid a label names: the first 32 hex characters of its sha256. Same label, same uid. */
 export function uidFor(label: string): string {
-  return createHash("sha256").update(label).digest("hex").slice(0, 32);
+  return sha256Hex(label).slice(0, 32);
 }
 
 /** A deterministic minter for seeded runs: the same seed yields the same uid sequence (xorshift128+). */
