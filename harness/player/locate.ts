@@ -6,8 +6,18 @@ import { nodeArgumentsFor, siblingModule } from "../util/module-file.ts";
  * registers tsx itself when a TypeScript plugin is first loaded.
  */
 export function playerArguments(role: PlayerRole = "play"): string[] {
-  return [...nodeArgumentsFor(siblingModule(import.meta.url, "./entry")), ...(role === "bench" ? [BENCH_ROLE_FLAG] : [])];
+  const entry = nodeArgumentsFor(siblingModule(import.meta.url, "./entry"));
+  return role === "bench" ? [...BENCH_V8_FLAGS, ...entry, BENCH_ROLE_FLAG] : entry;
 }
+
+/**
+ * A bench player's young generation is fixed at V8's largest (two 16 MB semi-spaces) from the
+ * start. V8 otherwise starts it at 1 MB and grows it as the process allocates, so a figure that
+ * allocates (the no-op select_context's copies) depended on what the process had loaded before:
+ * the same code read 1.05–1.09× the no-engine assembly with faker's every locale loaded and
+ * 1.07–1.27× without them. A long-running agent's host has its young generation grown.
+ */
+export const BENCH_V8_FLAGS: readonly string[] = ["--min-semi-space-size=16", "--max-semi-space-size=16"];
 
 /** A bench player runs bench suites too: it loads them at start, before any engine code, as it loads everything else. */
 export type PlayerRole = "play" | "bench";
