@@ -208,8 +208,8 @@ function searchLeaks(run: CheckRun): LeakSearch {
     const owner = root(session);
     let mine = ownByRoot.get(owner);
     if (mine === undefined) ownByRoot.set(owner, (mine = new Set()));
-    // A session's inputs repeat the same messages call after call: each distinct text is cut into shingles once.
-    for (const text of new Set(texts)) {
+    // A session's inputs repeat the same messages call after call: each distinct text of a root is cut into shingles once.
+    for (const text of texts) {
       if (mine.has(text)) continue;
       mine.add(text);
       index.own(index.read(text).ids, owner);
