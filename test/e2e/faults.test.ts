@@ -127,11 +127,12 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
   });
 
   it("a constructor that never returns: certify, compare, bench and run are exit 2 with a message when the bound strikes", async ({ task }) => {
-    const runs = await Promise.all(everyCommand("constructor-loop", ["--max-time", "10"]).map((args) => timed(args)));
+    // It blocks its thread rather than spinning: the same fault to ctxbench, without four cores' worth of spinning for the bound.
+    const runs = await Promise.all(everyCommand("constructor-blocks", ["--max-time", "10"]).map((args) => timed(args)));
     for (const run of runs) {
       contained(task, run, 10);
       expect(run.code, run.args[0]).toBe(2);
-      expect(lastLine(run.stderr), run.args[0]).toBe('ctxbench: context engine "constructor-loop" was still loading when the run\'s bound (--max-time 10 s) struck');
+      expect(lastLine(run.stderr), run.args[0]).toBe('ctxbench: context engine "constructor-blocks" was still loading when the run\'s bound (--max-time 10 s) struck');
     }
   });
 
@@ -241,11 +242,12 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
   });
 
   it("bench: a suite stuck in compress ends when the bound strikes, exit 1 with one line naming the suite and engine", async ({ task }) => {
-    // The engine spins a core until the bound strikes: 15 s is the player's load under load and a spinning suite, at half the CPU of 30.
-    const run = await timed(["bench", ...plugins, "--engine", "spin-compress", "--suite", "throughput", "--quick", "--max-time", "15", "--json"]);
+    // compress blocks its thread until the bound strikes (synchronously, as spin-compress's loop, without spinning a
+    // core for 15 s): 15 s is the player's load on a loaded machine and a stuck suite.
+    const run = await timed(["bench", ...plugins, "--engine", "block-compress", "--suite", "throughput", "--quick", "--max-time", "15", "--json"]);
     contained(task, run, 15);
     expect(run.code).toBe(1);
-    expect(lastLine(run.stderr)).toMatch(/^ctxbench: 1 suite run\(s\) could not measure an engine: throughput \(spin-compress\): still running when the run's bound \(--max-time 15 s\) struck/);
+    expect(lastLine(run.stderr)).toMatch(/^ctxbench: 1 suite run\(s\) could not measure an engine: throughput \(block-compress\): still running when the run's bound \(--max-time 15 s\) struck/);
     expect(parseResult(run.stdout).benchmarks).toEqual([]);
   });
 
@@ -284,9 +286,10 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
     expect(parseResult(throws.stdout).runInfo.bounds).toEqual({ maxTimeMs: DEFAULT.maxTimeMs, loadTimeoutMs: DEFAULT.loadTimeoutMs, suiteTimeoutMs: DEFAULT.suiteTimeoutMs });
   });
 
-  it("run: a synchronous loop, a never-settling compress and an exit in a hook end with one line and no trace; a throwing hook gives a trace", async ({ task }) => {
+  it("run: a compress blocking its thread, a never-settling compress and an exit in a hook end with one line and no trace; a throwing hook gives a trace", async ({ task }) => {
+    // block-compress is synchronous, as spin-compress's loop is, without spinning a core for the 20 s bound.
     const cases = [
-      ["spin-compress", /^ctxbench: scenario:parallel-tool-calls was still playing when the run's bound \(--max-time 20 s\) struck; ctxbench stopped the player running it; no trace was written$/],
+      ["block-compress", /^ctxbench: scenario:parallel-tool-calls was still playing when the run's bound \(--max-time 20 s\) struck; ctxbench stopped the player running it; no trace was written$/],
       ["never-compress", /^ctxbench: scenario:parallel-tool-calls was still playing when the run's bound \(--max-time 20 s\) struck/],
       ["exit-in-hook", /^ctxbench: scenario:parallel-tool-calls: the player process running it exited \(code 0\).*; no trace was written$/],
     ] as const;
@@ -317,7 +320,7 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
  * never exit 3, never another code.
  */
 /** The engines the cases of the first block run through `certify`. */
-const CERTIFIED_ABOVE: ReadonlySet<string> = new Set(["forger", "patch-some", "patch-json", "exit-at-import", "constructor-loop", "never-settling-import", "reload-hangs", "never-compress", "spin-compress", "printer", "outside-writer"]);
+const CERTIFIED_ABOVE: ReadonlySet<string> = new Set(["forger", "patch-some", "patch-json", "exit-at-import", "constructor-blocks", "never-settling-import", "reload-hangs", "never-compress", "spin-compress", "printer", "outside-writer"]);
 
 // Alone, after the concurrent cases: with --max-time 20 beside them, the first player sometimes judged no check
 // before the bound struck, so `some check passes` failed from load alone. The case waits out its bound, idle.
