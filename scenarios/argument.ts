@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { UsageError } from "../harness/util/errors.ts";
-import { buildScenario, DEFAULT_SEED, listScenarios, UnknownScenarioError } from "./catalogue/index.ts";
+import { catalogueScenario } from "./catalogue/cache.ts";
+import { DEFAULT_SEED, listScenarios, UnknownScenarioError } from "./catalogue/index.ts";
 import type { Scenario } from "./format.ts";
 import { readScenarioFile } from "./io.ts";
 
@@ -17,5 +18,5 @@ export function scenarioFromArgument(value: string, cwd: string, seed?: number):
   }
   if (value.endsWith(".json")) throw new UsageError(`scenario file ${value} does not exist`);
   if (!listScenarios().some((entry) => entry.name === value)) throw new UnknownScenarioError(value, "or give a scenario JSON file");
-  return buildScenario(value, seed ?? DEFAULT_SEED);
+  return catalogueScenario(value, seed ?? DEFAULT_SEED);
 }

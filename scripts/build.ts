@@ -6,7 +6,8 @@
  * (npm test) skips it when dist/ is already a build of the current sources (bin/built.mjs).
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,6 +16,7 @@ import { builtFromCurrentSources, sourceFiles, STAMP } from "../bin/built.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = join(ROOT, "dist");
+const BUILD_ID = "build-id.json";
 
 let tsc: string;
 try {
@@ -48,6 +50,11 @@ for (const root of SOURCE_ROOTS) {
     copied += 1;
   }
 }
+// The build's id keys ctxbench's disk cache (harness/util/build-cache.ts): the digest of what was
+// built and of package.json, so the same sources built twice share entries and any change does not.
+const digest = createHash("sha256").update(readFileSync(join(ROOT, "package.json")));
+for (const file of [...walk(DIST)].map((path) => relative(DIST, path)).sort()) digest.update(`\0${file}\0`).update(readFileSync(join(DIST, file)));
+writeFileSync(join(DIST, BUILD_ID), `${JSON.stringify({ id: digest.digest("hex").slice(0, 32) })}\n`);
 // Last, so an interrupted build leaves no stamp: bin/ctxbench.mjs then runs the sources.
 writeFileSync(join(DIST, STAMP), `${JSON.stringify({ startedMs, roots: SOURCE_ROOTS, files })}\n`);
 console.error(`ctxbench: built dist/ (${copied} asset files beside the compiled modules)`);

@@ -8,6 +8,7 @@ import { planCertification, runShapingFlags, shellLine, type CertificationPlan, 
 import { playerEnv } from "./env.ts";
 import { runStage, type RunStageResult } from "./run.ts";
 import { changedPaths, snapshotTrees, type WatchedRoot } from "./tree-watch.ts";
+import { cacheRoot } from "../util/build-cache.ts";
 import { scratchRoot } from "../util/scratch-root.ts";
 import { runTiming } from "./timing.ts";
 import { appliedBounds } from "./bounds.ts";
@@ -50,7 +51,9 @@ export async function executeCertification(plan: CertificationPlan, options: Omi
   // Thrown away after the run: in RAM where the system has room (the stores skip syncs too).
   const sandbox = mkdtempSync(join(scratchRoot(), "ctxbench-run-"));
   const watched = watchedRoots(plan, options);
-  const skip = [sandbox, ...(options.outputs ?? []).map((path) => resolve(plan.cwd, path))];
+  // ctxbench's own disk cache (scenarios it builds during the run) is its output, not the engine's.
+  const cache = cacheRoot();
+  const skip = [sandbox, ...(cache === undefined ? [] : [cache]), ...(options.outputs ?? []).map((path) => resolve(plan.cwd, path))];
   let stage: RunStageResult;
   let writes;
   let wallMs = 0;

@@ -7,7 +7,7 @@ import type { EngineInfo, EngineSpec } from "../plugins/spec.ts";
 import { InProcessPlayer, PlayerProcess, type PlayerConnection, type PlayOutcome } from "../player/client.ts";
 import { addCaptured, type CapturedStream } from "../player/output.ts";
 import type { IntegrityFinding, PlayCommand, SourceStats } from "../player/protocol.ts";
-import { buildScenario } from "../../scenarios/catalogue/index.ts";
+import { catalogueScenario } from "../../scenarios/catalogue/cache.ts";
 import type { Scenario } from "../../scenarios/format.ts";
 import type { Bounds } from "./bounds.ts";
 
@@ -232,12 +232,12 @@ export function playRequest(run: PlannedRun, scenario: Scenario | null): Omit<Pl
   };
 }
 
-/** The scenario played and read by the checks beside its trace: the given one, or the catalogue's, built here. */
+/** The scenario played and read by the checks beside its trace: the given one, or the catalogue's, built here (or read from the disk cache). */
 export function scenarioOf(run: PlannedRun): Scenario | null {
   if (run.source.kind !== "scenario") return null;
   if (run.scenario !== undefined) return run.scenario;
   try {
-    return buildScenario(run.source.name, run.source.seed);
+    return catalogueScenario(run.source.name, run.source.seed);
   } catch {
     return null; // not the catalogue's: the player says so as the run's error
   }

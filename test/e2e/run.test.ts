@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { builtFromCurrentSources } from "../../bin/built.mjs";
 import { ctxbench as runCli, REPO } from "./support.ts";
 import { parseTrace, readTraceFile, serializeTraceWithoutDurations } from "../../harness/trace/jsonl.ts";
 
@@ -9,7 +10,7 @@ const FIXTURE = join(REPO, "harness/host/fixtures/two-sessions.json");
 const work = mkdtempSync(join(tmpdir(), "ctxbench-e2e-run-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const ctxbench = (args: string[]) => runCli(args, { cwd: work, timeoutMs: 90_000 });
+const ctxbench = (args: string[], env?: Record<string, string>) => runCli(args, { cwd: work, timeoutMs: 90_000, ...(env ? { env } : {}) });
 
 describe("ctxbench run (as a process)", () => {
   it("writes a JSONL trace for a scenario file (gzip-compressed for a .gz path), identical apart from durations across runs", async () => {
@@ -54,5 +55,24 @@ describe("ctxbench run (as a process)", () => {
     expect(unknownEngine.code).toBe(2);
     expect(unknownEngine.stderr.trim().split("\n")).toHaveLength(1);
     expect(existsSync(join(work, "d.jsonl"))).toBe(false);
+  });
+
+  it("a catalogue scenario built (cold cache), read from the cache (warm) or built with the cache off gives the same trace; the entry is keyed by the build", async () => {
+    const cache = mkdtempSync(join(work, "cache-"));
+    const play = (trace: string, dir: string) => ctxbench(["run", "--engine", "truncate", "--scenario", "merges", "--seed", "4", "--trace", trace], { CTXBENCH_CACHE_DIR: dir });
+    const cold = await play("cold.jsonl", cache);
+    const warm = await play("warm.jsonl", cache);
+    const off = await play("off.jsonl", "off");
+    for (const outcome of [cold, warm, off]) expect(outcome.code, outcome.stderr).toBe(0);
+    const [coldTrace, warmTrace, offTrace] = ["cold", "warm", "off"].map((name) => serializeTraceWithoutDurations(readTraceFile(join(work, `${name}.jsonl`))));
+    expect(warmTrace).toBe(coldTrace);
+    expect(offTrace).toBe(coldTrace);
+    if (builtFromCurrentSources(REPO)) {
+      const { id } = JSON.parse(readFileSync(join(REPO, "dist/build-id.json"), "utf8")) as { id: string };
+      expect(readdirSync(join(cache, "scenarios", id))).toEqual(["merges.seed-4.json"]);
+    } else {
+      // Run from the sources: no build, so nothing is cached.
+      expect(readdirSync(cache)).toEqual([]);
+    }
   });
 });

@@ -19,10 +19,16 @@ export interface CliOutcome {
   stderr: string;
 }
 
+/**
+ * ctxbench's disk cache (scenarios built once per build and seed) for the processes the tests
+ * start: inside the checkout rather than the home directory of whoever runs the suite.
+ */
+export const E2E_CACHE_DIR = join(REPO, "node_modules/.cache/ctxbench-e2e/cache");
+
 /** Children get a clean environment: no npm_* variables from `npm test`, no colour, not CI. */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_")));
-  return { ...env, NO_COLOR: "1", ...extra };
+  return { CTXBENCH_CACHE_DIR: E2E_CACHE_DIR, ...env, NO_COLOR: "1", ...extra };
 }
 
 /** Run `ctxbench ARGS` as a process; resolves with its exit code and output, whatever the code. */
