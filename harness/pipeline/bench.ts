@@ -5,7 +5,7 @@ import type { BaselineFigure } from "../bench/baseline.ts";
 import { combineSuiteResults, drivesEngines } from "../bench/combine.ts";
 import { figuresOf } from "../bench/figures.ts";
 import type { EngineInfo, EngineSpec } from "../plugins/spec.ts";
-import { InProcessPlayer, PlayerProcess, type PlayerConnection } from "../player/client.ts";
+import { inProcessPlayer, PlayerProcess, type PlayerConnection } from "../player/client.ts";
 import { addCaptured, type CapturedStream } from "../player/output.ts";
 import { RESULT_SCHEMA_VERSION, validateResult, type BenchSuiteName, type BenchSuiteResult } from "../result/index.ts";
 import type { Bounds } from "./bounds.ts";
@@ -59,7 +59,7 @@ export async function benchStage(options: BenchStageOptions): Promise<BenchStage
     const cwd = join(sandbox, `player-${players++}`);
     mkdirSync(join(cwd, "work"), { recursive: true });
     const plan = { engine: spec, sandbox: join(cwd, "runs"), limits: options.bounds.limits };
-    const connection = options.isolate ? new PlayerProcess({ plan, cwd: join(cwd, "work"), env: playerEnv(options.env), heapMb: options.bounds.heapMb, role: "bench" }) : new InProcessPlayer(plan);
+    const connection = options.isolate ? new PlayerProcess({ plan, cwd: join(cwd, "work"), env: playerEnv(options.env), heapMb: options.bounds.heapMb, role: "bench" }) : await inProcessPlayer(plan);
     const ready = await connection.ready(options.bounds.loadTimeoutMs, { at: deadline, message: "was still loading when the run's bound struck" });
     if (!ready.ok) {
       connection.kill();

@@ -4,7 +4,7 @@ import { UsageError } from "../util/errors.ts";
 import type { RunOutcome } from "../conformance/evaluate.ts";
 import { sourceKey, sourceLabel, type SourceRef } from "../conformance/sources.ts";
 import type { EngineInfo, EngineSpec } from "../plugins/spec.ts";
-import { InProcessPlayer, PlayerProcess, type PlayerConnection, type PlayOutcome } from "../player/client.ts";
+import { inProcessPlayer, PlayerProcess, type PlayerConnection, type PlayOutcome } from "../player/client.ts";
 import { addCaptured, type CapturedStream } from "../player/output.ts";
 import type { IntegrityFinding, PlayCommand, SourceStats } from "../player/protocol.ts";
 import { catalogueScenario } from "../../scenarios/catalogue/cache.ts";
@@ -103,7 +103,7 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
     const cwd = join(options.sandbox, `player-${index}`);
     mkdirSync(join(cwd, "work"), { recursive: true });
     const plan = { engine: options.spec, sandbox: join(cwd, "runs"), limits: bounds.limits };
-    const connection = options.isolate ? new PlayerProcess({ plan, cwd: join(cwd, "work"), env: options.env, heapMb: bounds.heapMb }) : new InProcessPlayer(plan);
+    const connection = options.isolate ? new PlayerProcess({ plan, cwd: join(cwd, "work"), env: options.env, heapMb: bounds.heapMb }) : await inProcessPlayer(plan);
     live.add(connection);
     const ready = await connection.ready(bounds.loadTimeoutMs, { at: deadline, message: "was still loading when the run's bound struck" });
     if (!ready.ok || ready.engine === null) {

@@ -5,9 +5,6 @@ import { TraceDecodeError, TraceDecoder } from "../trace/interned.ts";
 import type { Trace } from "../trace/events.ts";
 import { FrameReader, newSecret } from "./frames.ts";
 import { GroupCpuWait } from "./cpu-wait.ts";
-import { IntrinsicsWatch } from "./integrity.ts";
-import "./loaders/index.ts";
-import { Player } from "./player.ts";
 import { playerArguments, type PlayerRole } from "./locate.ts";
 import { StreamCapture, type CapturedStream } from "./output.ts";
 import { asPlayerMessage, PLAYER_PROTOCOL_VERSION, ProtocolError, type Command, type IntegrityFinding, type PlayCommand, type PlayerMessage, type PlayerPlan, type SourceStats } from "./protocol.ts";
@@ -63,7 +60,7 @@ export interface PlayerProcessOptions {
   role?: PlayerRole;
 }
 
-const CLOSE_GRACE_MS = 2_000;
+export const CLOSE_GRACE_MS = 2_000;
 
 /**
  * Players still running. Each leads a process group of its own (the engine's children, such as a
@@ -107,7 +104,7 @@ type Waiter = {
  * rebuilds traces, times each operation itself (a bound that strikes stops the player) and keeps
  * what the player printed, capped. Engine code never runs here.
  */
-class Session {
+export class Session {
   #waiter: Waiter | null = null;
   /** Messages that came before anyone asked (a player is quick to say ready); at most a few. */
   readonly #early: Array<[PlayerMessage, number]> = [];
@@ -271,7 +268,7 @@ function benchWaiter(id: () => number, suite: string, resolve: (value: BenchOutc
 }
 
 /** Operations common to both kinds of connection, over a Session. */
-abstract class SessionConnection implements PlayerConnection {
+export abstract class SessionConnection implements PlayerConnection {
   protected abstract readonly session: Session;
   protected abstract readonly limits: PlayerPlan["limits"];
   #currentId = -1;
@@ -412,52 +409,13 @@ export class PlayerProcess extends SessionConnection {
 }
 
 /**
- * A player in this process (`--no-isolate`, for a debugger): the same protocol, messages and
- * validation, without the process boundary. A bound that strikes abandons the run; it cannot
- * interrupt an engine stuck in synchronous code.
+ * A player in this process (`--no-isolate`, for a debugger; harness/player/in-process.ts). Loaded
+ * when asked for: it brings the player's side (the host, the store, the loaders) into a process
+ * that otherwise only talks to players.
  */
-export class InProcessPlayer extends SessionConnection {
-  protected readonly session: Session;
-  protected readonly limits: PlayerPlan["limits"];
-
-  constructor(plan: PlayerPlan) {
-    super();
-    this.limits = plan.limits;
-    let handle: ((command: Command) => void) | null = null;
-    this.session = new Session(
-      (command) => handle?.(command),
-      () => this.kill(),
-      () => "",
-    );
-    const session = this.session;
-    const player = new Player(async (body) => session.accept(body), new IntrinsicsWatch());
-    let queue = Promise.resolve();
-    handle = (command) => {
-      queue = queue
-        .then(async () => {
-          if (session.dead === null) await player.handle(command);
-        })
-        .catch((error: unknown) => session.died(`failed: ${error instanceof Error ? error.message : String(error)}`));
-    };
-    handle({ type: "hello", protocol: PLAYER_PROTOCOL_VERSION, plan });
-  }
-
-  async close(): Promise<void> {
-    if (this.session.dead !== null) return;
-    await this.session.run<void>(() => ({ type: "bye" }), CLOSE_GRACE_MS, () => "did not close", (resolve) => ({
-      accept: () => (resolve(), true),
-      fail: () => resolve(),
-    }));
-  }
-
-  kill(): void {
-    this.session.died("was stopped");
-  }
-
-  output(): { stdout: CapturedStream; stderr: CapturedStream } {
-    const none = { bytes: 0, lines: 0, head: "", tail: "" };
-    return { stdout: none, stderr: none };
-  }
+export async function inProcessPlayer(plan: PlayerPlan): Promise<PlayerConnection> {
+  const { InProcessPlayer } = await import("./in-process.ts");
+  return new InProcessPlayer(plan);
 }
 
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);

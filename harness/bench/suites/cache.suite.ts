@@ -2,8 +2,6 @@
 import { array, integer, number, object, string, type Infer } from "../../util/schema.ts";
 import { percent, sig } from "../../util/format.ts";
 import { defineSuite, joinPerEngine, suiteShape, warningNotes, type GlanceColumn } from "../suite.ts";
-import { runCacheBench } from "./cache.ts";
-import { CACHE_RETRIES_SCENARIO } from "./cache-scenarios.ts";
 
 const share = () => number({ minimum: 0, maximum: 1 });
 
@@ -30,7 +28,10 @@ export const cacheSuite = defineSuite({
   name: "cache",
   description: "prompt-cache hit ratio, prefix breaks and needless selection changes per engine, beside the ceiling",
   shape: cacheShape,
-  run: (context) => runCacheBench({ engines: context.engines, seed: context.seed, ...(context.quick ? { scenarios: [CACHE_RETRIES_SCENARIO] } : {}) }),
+  run: async (context) => {
+    const [{ runCacheBench }, { CACHE_RETRIES_SCENARIO }] = await Promise.all([import("./cache.ts"), import("./cache-scenarios.ts")]);
+    return runCacheBench({ engines: context.engines, seed: context.seed, ...(context.quick ? { scenarios: [CACHE_RETRIES_SCENARIO] } : {}) });
+  },
   tables: (suite) => [
     {
       id: "cache",

@@ -4,7 +4,6 @@ import { addedNanoseconds, nanoseconds, times, withInterval, withThousands } fro
 import { defineSuite, estimateSchema, flagged, noiseNote, suiteShape, unreliableNotes, warningNotes, type GlanceColumn } from "../suite.ts";
 import type { BaselineFigure } from "../baseline.ts";
 import { relativeHalfWidth } from "../stats.ts";
-import { runOverheadBench } from "./overhead.ts";
 
 const ratio = () => number({ minimum: 0 });
 
@@ -46,8 +45,8 @@ export const overheadSuite = defineSuite({
   name: "overhead",
   description: "the host's identity check and whole request assembly per engine, against no engine and JSON.stringify",
   shape: overheadShape,
-  run: (context) =>
-    runOverheadBench({
+  run: async (context) =>
+    (await import("./overhead.ts")).runOverheadBench({
       engines: context.engines,
       seed: context.seed,
       ...(context.quick ? { messages: 200, measure: { rounds: 2, samplesPerRound: 20 } } : {}),

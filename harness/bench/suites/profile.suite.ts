@@ -1,7 +1,10 @@
 /** The profile suite: what each engine implements, read off the engine and observed (focus_topic). */
 import { array, boolean, nullable, object, string, type Infer } from "../../util/schema.ts";
 import { defineSuite, joinPerEngine, suiteShape, warningNotes, type GlanceColumn } from "../suite.ts";
-import { PROFILE_FOCUS_TOPIC, profileEngines, type EngineProfile } from "./profile.ts";
+import type { EngineProfile } from "./profile.ts";
+
+/** The topic asked for: one the sample transcript's turns talk about. */
+export const PROFILE_FOCUS_TOPIC = "billing";
 
 export const profileShape = suiteShape("profile", "Profile", {
   engines: array(
@@ -42,6 +45,7 @@ export const profileSuite = defineSuite({
   run: async (context) => {
     const started = performance.now();
     const warnings: string[] = [];
+    const { profileEngines } = await import("./profile.ts");
     const engines = await profileEngines(context.engines, context.seed, warnings);
     return { suite: "profile" as const, engines, warnings, goals: [], noise: null, durationMs: performance.now() - started };
   },

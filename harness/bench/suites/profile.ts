@@ -11,6 +11,7 @@ import type { Message } from "../../contract/types.ts";
 import { sampleTranscript } from "../../testkit/transcript.ts";
 import type { EngineFactory } from "../engine-factory.ts";
 import { closeEngine } from "./cache.ts";
+import { PROFILE_FOCUS_TOPIC } from "./profile.suite.ts";
 
 export interface EngineProfile {
   engine: string;
@@ -25,8 +26,6 @@ export interface EngineProfile {
   focusNote: string | null;
 }
 
-/** The topic asked for: one the sample transcript's turns talk about. */
-export const PROFILE_FOCUS_TOPIC = "billing";
 const CONTEXT_LENGTH = 8_000;
 
 async function compressOnce(factory: EngineFactory, transcript: readonly Message[], focus: string | null, home: string): Promise<string> {

@@ -2,7 +2,6 @@
 import { array, integer, nullable, number, object, oneOf, string, type Infer } from "../../util/schema.ts";
 import { percent } from "../../util/format.ts";
 import { defineSuite, joinPerEngine, suiteShape, warningNotes, type GlanceColumn } from "../suite.ts";
-import { runQualityBench } from "./quality.ts";
 
 const share = () => number({ minimum: 0, maximum: 1 });
 
@@ -37,7 +36,7 @@ export const qualitySuite = defineSuite({
   name: "quality",
   description: "recall of planted canaries after two compactions, in the active context and through the engine's own tools",
   shape: qualityShape,
-  run: (context) => runQualityBench({ engines: context.engines, seed: context.seed }),
+  run: async (context) => (await import("./quality.ts")).runQualityBench({ engines: context.engines, seed: context.seed }),
   tables: (suite) => [
     {
       id: "quality",

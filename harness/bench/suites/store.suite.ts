@@ -6,7 +6,6 @@ import { NoiseProbe } from "../noise.ts";
 import { estimateReason, noiseReason } from "../reliability.ts";
 import { medianWithInterval, relativeHalfWidth } from "../stats.ts";
 import { defineSuite, estimateSchema, noiseNote, suiteShape, warningNotes } from "../suite.ts";
-import { runStoreBench } from "./store.ts";
 
 const ratio = () => number({ minimum: 0 });
 
@@ -24,6 +23,7 @@ export type StoreSuite = Infer<typeof storeShape>;
 export async function runStoreSuite(options: { dir: string; rows?: number; legacyRows?: number }): Promise<StoreSuite> {
   const started = performance.now();
   const probe = new NoiseProbe();
+  const { runStoreBench } = await import("./store.ts");
   const raw = await runStoreBench({ ...options, detailed: false, probe });
   const noise = probe.noise();
   const appendsPerSecond = medianWithInterval(raw.append.samplesPerSecond);

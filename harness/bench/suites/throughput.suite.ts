@@ -3,7 +3,6 @@ import { array, integer, nullable, number, object, string, type Infer } from "..
 import { bytes, sig, times, withInterval, withThousands } from "../../util/format.ts";
 import { relativeHalfWidth } from "../stats.ts";
 import { defineSuite, estimateSchema, flagged, joinPerEngine, noiseNote, suiteShape, unreliableNotes, warningNotes, type GlanceColumn, type Table } from "../suite.ts";
-import { runThroughputSuite } from "./throughput.ts";
 
 const ratio = () => number({ minimum: 0 });
 
@@ -82,7 +81,7 @@ export const throughputSuite = defineSuite({
   name: "throughput",
   description: "compress() time per engine at growing transcript sizes, the fitted scaling exponent, the host's share and heap growth",
   shape: throughputShape,
-  run: (context) => runThroughputSuite({ engines: context.engines, seed: context.seed, ...(context.quick ? { sizes: [1_000, 4_000, 10_000] } : {}) }),
+  run: async (context) => (await import("./throughput.ts")).runThroughputSuite({ engines: context.engines, seed: context.seed, ...(context.quick ? { sizes: [1_000, 4_000, 10_000] } : {}) }),
   tables: (suite) => [
     {
       id: "throughput",
