@@ -1,4 +1,5 @@
 import type { Message } from "../contract/types.ts";
+import { isPersistedMessage } from "./persisted-message.ts";
 
 /**
  * A structural clone of one message: the message object and every array and plain object inside
@@ -12,6 +13,21 @@ export function cloneMessage(message: Message): Message {
 export function cloneMessages(messages: readonly Message[]): Message[] {
   const out = new Array<Message>(messages.length);
   for (let index = 0; index < messages.length; index++) out[index] = cloneValue(messages[index]) as Message;
+  return out;
+}
+
+/**
+ * The trace's record of a history as it is now. A persisted message is recorded as it is: the host
+ * never edits one again and no engine is handed the host's object (every hook gets clones), so it
+ * reads the same when the trace is written. Any other message is copied, since the host stamps it
+ * in place when it writes it (the turn's user message, seen by a preflight pass before the flush).
+ */
+export function traceCopies(history: readonly Message[]): Message[] {
+  const out = new Array<Message>(history.length);
+  for (let index = 0; index < history.length; index++) {
+    const message = history[index]!;
+    out[index] = isPersistedMessage(message) ? message : cloneMessage(message);
+  }
   return out;
 }
 

@@ -242,4 +242,28 @@ describe("preflight runs before the turn-start flush (CMP-9, UID-2)", () => {
       expect(history.every((message) => typeof message.message_uid === "string")).toBe(true);
     });
   }
+
+  it("the trace records a pass's input as compress received it: the user message the flush stamps afterwards stays unstamped there", async () => {
+    for (const answer of ["unchanged", "throws"] as const) {
+      const engine = new MinimalEngine();
+      let responses = 0;
+      let fired = false;
+      engine.update_from_response = () => void responses++;
+      engine.should_compress = () => (responses === 2 && !fired ? (fired = true) : false);
+      // No commit: the flush then stamps the very user message object the pass saw.
+      engine.compress = (messages: Message[]) => {
+        engine.compressCalls.push(structuredClone(messages));
+        if (answer === "throws") throw new Error("no summary today");
+        return messages;
+      };
+      const { trace, histories } = await playScenario(scenario([turn("one", "a"), turn("two", "b"), turn("three", "c")]), engine, { home: home() });
+      const [pass] = eventsOf(trace, "compaction");
+      expect(pass?.outcome, answer).toBe(answer === "throws" ? "error" : "refused-unchanged");
+      expect(pass!.input, answer).toEqual(engine.compressCalls[0]);
+      expect(pass!.input.at(-1), answer).toEqual({ role: "user", content: "three" });
+      expect(histories["s1"]!.find((message) => message.content === "three")?.message_uid, "the flush stamped it").toEqual(expect.any(String));
+      // The earlier messages were persisted when recorded, and read the same now.
+      expect(pass!.input.slice(0, -1).every((message) => typeof message.message_uid === "string" && typeof message.timestamp === "number")).toBe(true);
+    }
+  });
 });

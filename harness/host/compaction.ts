@@ -2,7 +2,7 @@ import type { CompressOptions, Message } from "../contract/types.ts";
 import { estimateTokensRough } from "../contract/tokens.ts";
 import type { CompactionOutcome, CompactionTrigger } from "../trace/events.ts";
 import { isThenable, type HookOutcome } from "../trace/recorder.ts";
-import { cloneMessages, cloneValue } from "./clone.ts";
+import { cloneMessages, cloneValue, traceCopies } from "./clone.ts";
 import { historyTokensRough } from "./history-tokens.ts";
 import { sanitizeMemoryContext } from "./memory-context.ts";
 import type { HostRuntime, SessionRuntime } from "./runtime.ts";
@@ -49,7 +49,7 @@ export async function runCompactionPass(runtime: HostRuntime, session: SessionRu
   const before = session.history;
   const tokensBefore = historyTokensRough(before);
   if (session.compacting) {
-    recordCompaction(runtime, session, request, "busy", cloneMessages(before), null, tokensBefore, null, "a pass of this session is already running", 0, null);
+    recordCompaction(runtime, session, request, "busy", traceCopies(before), null, tokensBefore, null, "a pass of this session is already running", 0, null);
     return { outcome: "busy", tokensBefore, tokensAfter: null };
   }
   session.compacting = true;
@@ -124,9 +124,9 @@ async function passInSlot(
   return { outcome: "committed", tokensBefore, tokensAfter: verdict.tokensAfter };
 }
 
-/** What a pass copies of the history: the engine's private deep snapshot (THR-3) and the trace's record of the input. */
+/** What a pass copies of the history: the engine's private deep snapshot (THR-3) and the trace's record of the input (traceCopies). */
 export function historyCopies(before: readonly Message[]): { snapshot: Message[]; traceInput: Message[] } {
-  return { snapshot: cloneMessages(before), traceInput: cloneMessages(before) };
+  return { snapshot: cloneMessages(before), traceInput: traceCopies(before) };
 }
 
 /**

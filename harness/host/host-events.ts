@@ -1,6 +1,6 @@
 import type { HostEvent } from "../../scenarios/format.ts";
 import { isThenable } from "../trace/recorder.ts";
-import { cloneMessages } from "./clone.ts";
+import { cloneMessages, traceCopies } from "./clone.ts";
 import { runCompactionPass } from "./compaction.ts";
 import { endSession, notifyHook, restoredSession, startSession, systemMessage } from "./lifecycle.ts";
 import type { HostRuntime, SessionRuntime } from "./runtime.ts";
@@ -71,7 +71,7 @@ export async function applyHostEvent(runtime: HostRuntime, session: SessionRunti
   runtime.recorder.record(
     changed === null
       ? { type: "host-event", session: session.id, event }
-      : { type: "host-event", session: session.id, event, history: cloneMessages(changed.history) },
+      : { type: "host-event", session: session.id, event, history: traceCopies(changed.history) },
   );
 }
 
