@@ -68,18 +68,30 @@ describe("entries", () => {
 
   it("the first entry of a build keeps the three most recent other builds of its kind and removes the rest", () => {
     const kind = join(fresh(), "scenarios");
-    const builds = ["b1", "b2", "b3", "b4", "b5"];
-    builds.forEach((build, index) => {
-      writeCacheFile(join(kind, build), "entry.json", build);
-      // b1 the oldest, b5 the newest
-      utimesSync(join(kind, build), 1_000_000 + index, 1_000_000 + index);
-    });
-    // When b5 came, b1 was the fourth other build.
-    expect(readdirSync(kind).sort()).toEqual(["b2", "b3", "b4", "b5"]);
-    writeCacheFile(join(kind, "b6"), "entry.json", "b6");
-    expect(readdirSync(kind).sort()).toEqual(["b3", "b4", "b5", "b6"]);
+    const build = (n: number) => `${n}`.repeat(16);
+    for (let n = 1; n <= 5; n++) {
+      writeCacheFile(join(kind, build(n)), "entry.json", `build ${n}`);
+      // build 1 the oldest, build 5 the newest
+      utimesSync(join(kind, build(n)), 1_000_000 + n, 1_000_000 + n);
+    }
+    // When build 5 came, build 1 was the fourth other build.
+    expect(readdirSync(kind).sort()).toEqual([2, 3, 4, 5].map(build));
+    writeCacheFile(join(kind, build(6)), "entry.json", "build 6");
+    expect(readdirSync(kind).sort()).toEqual([3, 4, 5, 6].map(build));
     // A later entry of the same build prunes nothing.
-    writeCacheFile(join(kind, "b3"), "other.json", "b3");
-    expect(readdirSync(kind).sort()).toEqual(["b3", "b4", "b5", "b6"]);
+    writeCacheFile(join(kind, build(3)), "other.json", "build 3");
+    expect(readdirSync(kind).sort()).toEqual([3, 4, 5, 6].map(build));
+  });
+
+  it("pruning never removes a directory that is not named as a build, nor prunes beside one that is not", () => {
+    const kind = join(fresh(), "scenarios");
+    const old = ["1111111111111111", "2222222222222222", "3333333333333333", "4444444444444444"];
+    for (const name of [...old, "notes", "my-project"]) mkdirSync(join(kind, name), { recursive: true });
+    // A directory not named as a build (a caller's mistake, or a root set to /tmp): nothing beside it goes.
+    writeCacheFile(join(kind, "scratch"), "entry.json", "text");
+    expect(readdirSync(kind).sort()).toEqual([...old, "my-project", "notes", "scratch"].sort());
+    writeCacheFile(join(kind, "5555555555555555"), "entry.json", "text");
+    expect(readdirSync(kind)).toEqual(expect.arrayContaining(["my-project", "notes", "scratch", "5555555555555555"]));
+    expect(readdirSync(kind).filter((name) => /^\d{16}$/.test(name))).toHaveLength(4);
   });
 });

@@ -20,13 +20,15 @@ const OTHER_BUILDS_KEPT = 3;
 
 let written = 0;
 
+const BUILD_ID = /^[0-9a-f]{16,64}$/;
+
 const BUILD_ID_FILE = fileURLToPath(new URL("../../build-id.json", import.meta.url));
 
 /** This build's id, or undefined when this module is not part of a build (sources through tsx). */
 export function currentBuildId(file: string = BUILD_ID_FILE): string | undefined {
   try {
     const { id } = JSON.parse(readFileSync(file, "utf8")) as { id?: unknown };
-    return typeof id === "string" && /^[0-9a-f]{16,64}$/.test(id) ? id : undefined;
+    return typeof id === "string" && BUILD_ID.test(id) ? id : undefined;
   } catch {
     return undefined;
   }
@@ -59,12 +61,21 @@ export function readCacheFile(directory: string, name: string): string | undefin
   }
 }
 
+export function readCacheBytes(directory: string, name: string): Buffer | undefined {
+  try {
+    return readFileSync(join(directory, name));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Writes an entry under a temporary name and renames it into place, so a reader sees a whole
  * entry or none (two processes writing the same entry write the same bytes). The first entry of
- * a build prunes the directories of older builds of that kind.
+ * a build prunes the directories of older builds of that kind: only siblings named as build ids
+ * are ever removed, and only when `directory` itself is named as one.
  */
-export function writeCacheFile(directory: string, name: string, text: string): void {
+export function writeCacheFile(directory: string, name: string, data: string | Uint8Array): void {
   try {
     let created = false;
     try {
@@ -74,7 +85,7 @@ export function writeCacheFile(directory: string, name: string, text: string): v
       created = true;
     }
     const temporary = join(directory, `.${name}.${process.pid}.${++written}.tmp`);
-    writeFileSync(temporary, text);
+    writeFileSync(temporary, data);
     renameSync(temporary, join(directory, name));
     if (created) pruneOtherBuilds(dirname(directory), basename(directory));
   } catch {
@@ -83,8 +94,9 @@ export function writeCacheFile(directory: string, name: string, text: string): v
 }
 
 function pruneOtherBuilds(kindDirectory: string, currentName: string): void {
+  if (!BUILD_ID.test(currentName)) return;
   const others = readdirSync(kindDirectory, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && entry.name !== currentName && !entry.name.startsWith("."))
+    .filter((entry) => entry.isDirectory() && entry.name !== currentName && BUILD_ID.test(entry.name))
     .map((entry) => ({ path: join(kindDirectory, entry.name), mtimeMs: statSync(join(kindDirectory, entry.name)).mtimeMs }))
     .sort((a, b) => b.mtimeMs - a.mtimeMs);
   for (const old of others.slice(OTHER_BUILDS_KEPT)) rmSync(old.path, { recursive: true, force: true });
