@@ -18,13 +18,19 @@ export class BpeCounter {
   // Words repeat far more than texts do: a piece's count is remembered, whatever text it came from.
   readonly #pieces = new Map<string, number>();
 
-  constructor(ranks: BpeRanks) {
-    this.#ranks = parseRanks(ranks.bpe_ranks);
+  /** From a ranks file, or from the parts of a table built before (`tables`, read back from a cache). */
+  constructor(ranks: BpeRanks | { pat_str: string; table: RankTableParts }) {
+    this.#ranks = "table" in ranks ? RankTable.fromParts(ranks.table) : parseRanks(ranks.bpe_ranks);
     for (let byte = 0; byte < 256; byte++) {
       // Every piece then splits into known tokens, so a piece's count is its number of parts.
       if (this.#ranks.rank(String.fromCharCode(byte), 0, 1) === NONE) throw new Error(`the ranks table has no token for byte ${byte}`);
     }
     this.#pattern = new RegExp(ranks.pat_str, "ug");
+  }
+
+  /** The rank table's arrays, to be stored and given back to the constructor (building them is most of its cost). */
+  get table(): RankTableParts {
+    return this.#ranks.parts();
   }
 
   /** Tokens of `text` encoded as ordinary text (special-token markers are plain text too). */
@@ -132,7 +138,15 @@ function parseRanks(text: string): RankTable {
       bytes[written++] = (bits >> held) & 0xff;
     }
   }
-  return new RankTable(bytes.subarray(0, written), ends, tokenRanks);
+  return RankTable.build(bytes.subarray(0, written), ends, tokenRanks);
+}
+
+/** The arrays of a rank table, as stored: see RankTable. */
+export interface RankTableParts {
+  bytes: Uint8Array;
+  starts: Int32Array;
+  ranks: Int32Array;
+  slots: Int32Array;
 }
 
 /**
@@ -149,16 +163,53 @@ class RankTable {
   readonly #slots: Int32Array;
   readonly #mask: number;
 
-  constructor(bytes: Uint8Array, ends: readonly number[], ranks: readonly number[]) {
-    this.#bytes = bytes;
-    this.#starts = new Int32Array(ends.length + 1);
-    for (let k = 0; k < ends.length; k++) this.#starts[k + 1] = ends[k] as number;
-    this.#ranks = Int32Array.from(ranks);
+  private constructor(parts: RankTableParts) {
+    this.#bytes = parts.bytes;
+    this.#starts = parts.starts;
+    this.#ranks = parts.ranks;
+    this.#slots = parts.slots;
+    this.#mask = parts.slots.length - 1;
+  }
+
+  static build(bytes: Uint8Array, ends: readonly number[], ranks: readonly number[]): RankTable {
+    const starts = new Int32Array(ends.length + 1);
+    for (let k = 0; k < ends.length; k++) starts[k + 1] = ends[k] as number;
     let size = 1;
     while (size < ends.length * 2) size *= 2;
-    this.#slots = new Int32Array(size);
-    this.#mask = size - 1;
-    for (let k = 0; k < ends.length; k++) {
+    const table = new RankTable({ bytes, starts, ranks: Int32Array.from(ranks), slots: new Int32Array(size) });
+    table.#fill();
+    return table;
+  }
+
+  /**
+   * A table from stored parts, checked for shape (a damaged or foreign file throws instead of
+   * answering wrong ranks: every slot must hold a token whose bytes lie inside the table).
+   */
+  static fromParts(parts: RankTableParts): RankTable {
+    const { bytes, starts, ranks, slots } = parts;
+    const tokens = ranks.length;
+    const shaped = starts.length === tokens + 1 && starts[0] === 0 && starts[tokens] === bytes.length && slots.length >= tokens && (slots.length & (slots.length - 1)) === 0;
+    if (!shaped) throw new Error("the stored rank table is not of a rank table's shape");
+    for (let k = 0; k < tokens; k++) if ((starts[k + 1] as number) < (starts[k] as number)) throw new Error("the stored rank table's token bounds go backwards");
+    let empty = 0;
+    for (let index = 0; index < slots.length; index++) {
+      const slot = slots[index] as number;
+      if (slot < 0 || slot > tokens) throw new Error("the stored rank table names a token it does not hold");
+      if (slot === 0) empty++;
+    }
+    // A lookup of a missing token ends at an empty slot.
+    if (empty === 0) throw new Error("the stored rank table has no empty slot");
+    return new RankTable(parts);
+  }
+
+  parts(): RankTableParts {
+    return { bytes: this.#bytes, starts: this.#starts, ranks: this.#ranks, slots: this.#slots };
+  }
+
+  #fill(): void {
+    const bytes = this.#bytes;
+    const tokens = this.#ranks.length;
+    for (let k = 0; k < tokens; k++) {
       const from = this.#starts[k] as number;
       const to = this.#starts[k + 1] as number;
       let hash = FNV_OFFSET;

@@ -1,5 +1,7 @@
 import { createRequire } from "node:module";
+import { buildCacheDirectory, readCacheBytes, writeCacheFile } from "../util/build-cache.ts";
 import { BpeCounter, type BpeRanks } from "./bpe-count.ts";
+import { decodeRankTable, encodeRankTable } from "./rank-table-file.ts";
 import { PERSISTENCE_ONLY_MESSAGE_FIELDS } from "./persistence-fields.ts";
 import type { Message } from "./types.ts";
 
@@ -19,11 +21,33 @@ const cache = new Map<string, number>();
 // The ranks table is megabytes of JavaScript: load it on first use only, synchronously, and once
 // per process. js-tiktoken ships the table; counting is ours (the same merges, several times faster).
 function getEncoder(): BpeCounter {
-  if (encoder) return encoder;
-  const require = createRequire(import.meta.url);
-  const ranks = require(`js-tiktoken/ranks/${EXACT_ENCODING}`) as BpeRanks | { default: BpeRanks };
-  encoder = new BpeCounter("default" in ranks ? ranks.default : ranks);
+  encoder ??= loadExactCounter(buildCacheDirectory("tokenizer"));
   return encoder;
+}
+
+/**
+ * The counter, from the rank table this build stored in `directory` (the disk cache,
+ * harness/util/build-cache.ts), else built from js-tiktoken's ranks and stored there. The build
+ * id covers package.json, which pins js-tiktoken's exact version, so the stored table is the one
+ * the ranks make; a file that does not read back whole and well-shaped is built again.
+ */
+export function loadExactCounter(directory: string | undefined): BpeCounter {
+  const file = `${EXACT_ENCODING}.bin`;
+  const stored = directory === undefined ? undefined : readCacheBytes(directory, file);
+  if (stored !== undefined) {
+    try {
+      const { patStr, table } = decodeRankTable(stored);
+      return new BpeCounter({ pat_str: patStr, table });
+    } catch {
+      // built again and rewritten below
+    }
+  }
+  const require = createRequire(import.meta.url);
+  const loaded = require(`js-tiktoken/ranks/${EXACT_ENCODING}`) as BpeRanks | { default: BpeRanks };
+  const ranks = "default" in loaded ? loaded.default : loaded;
+  const counter = new BpeCounter(ranks);
+  if (directory !== undefined) writeCacheFile(directory, file, encodeRankTable(ranks.pat_str, counter.table));
+  return counter;
 }
 
 /** Exact token count of a text; special-token markers count as the plain text they are. */
