@@ -219,21 +219,28 @@ describe("overflow and the pool", () => {
   });
 });
 
+/** An engine whose should_compress says yes once, at the first question after two responses: the preflight of turn three. */
+function compactingAtTurnThree(): MinimalEngine {
+  const engine = new MinimalEngine();
+  let responses = 0;
+  let fired = false;
+  engine.update_from_response = () => void responses++;
+  engine.should_compress = () => (responses === 2 && !fired ? (fired = true) : false);
+  return engine;
+}
+
+const threeTurns = () => scenario([turn("one", "a"), turn("two", "b"), turn("three", "c")]);
+
 describe("preflight runs before the turn-start flush (CMP-9, UID-2)", () => {
   for (const keepUser of [true, false]) {
     it(`compress sees the new user message without a uid; it is stored once whether the engine ${keepUser ? "keeps" : "drops"} it`, async () => {
-      const engine = new MinimalEngine();
-      // Yes once, at the first question after two responses: the preflight of turn three.
-      let responses = 0;
-      let fired = false;
-      engine.update_from_response = () => void responses++;
-      engine.should_compress = () => (responses === 2 && !fired ? (fired = true) : false);
+      const engine = compactingAtTurnThree();
       engine.compress = (messages: Message[]) => {
         engine.compressCalls.push(messages);
         const last = messages.at(-1)!;
         return [messages[0]!, { role: "user", content: "summary of the first turns" }, ...(keepUser ? [last] : [])];
       };
-      const { histories } = await playScenario(scenario([turn("one", "a"), turn("two", "b"), turn("three", "c")]), engine, { home: home() });
+      const { histories } = await playScenario(threeTurns(), engine, { home: home() });
       const input = engine.compressCalls[0]!;
       expect(input.at(-1)).toEqual({ role: "user", content: "three" });
       expect(input.slice(0, -1).every((message) => typeof message.message_uid === "string")).toBe(true);
@@ -245,18 +252,14 @@ describe("preflight runs before the turn-start flush (CMP-9, UID-2)", () => {
 
   it("the trace records a pass's input as compress received it: the user message the flush stamps afterwards stays unstamped there", async () => {
     for (const answer of ["unchanged", "throws"] as const) {
-      const engine = new MinimalEngine();
-      let responses = 0;
-      let fired = false;
-      engine.update_from_response = () => void responses++;
-      engine.should_compress = () => (responses === 2 && !fired ? (fired = true) : false);
+      const engine = compactingAtTurnThree();
       // No commit: the flush then stamps the very user message object the pass saw.
       engine.compress = (messages: Message[]) => {
         engine.compressCalls.push(structuredClone(messages));
         if (answer === "throws") throw new Error("no summary today");
         return messages;
       };
-      const { trace, histories } = await playScenario(scenario([turn("one", "a"), turn("two", "b"), turn("three", "c")]), engine, { home: home() });
+      const { trace, histories } = await playScenario(threeTurns(), engine, { home: home() });
       const [pass] = eventsOf(trace, "compaction");
       expect(pass?.outcome, answer).toBe(answer === "throws" ? "error" : "refused-unchanged");
       expect(pass!.input, answer).toEqual(engine.compressCalls[0]);
