@@ -57,7 +57,7 @@ describe("ctxbench run (as a process)", () => {
     expect(existsSync(join(work, "d.jsonl"))).toBe(false);
   });
 
-  it("a catalogue scenario built (cold cache), read from the cache (warm) or built with the cache off gives the same trace; the entry is keyed by the build", async () => {
+  it("a catalogue scenario and the tokenizer's table built (cold cache), read from the cache (warm) or built with the cache off give the same trace; the entries are keyed by the build", async () => {
     const cache = mkdtempSync(join(work, "cache-"));
     const play = (trace: string, dir: string) => ctxbench(["run", "--engine", "truncate", "--scenario", "merges", "--seed", "4", "--trace", trace], { CTXBENCH_CACHE_DIR: dir });
     const cold = await play("cold.jsonl", cache);
@@ -70,6 +70,8 @@ describe("ctxbench run (as a process)", () => {
     if (builtFromCurrentSources(REPO)) {
       const { id } = JSON.parse(readFileSync(join(REPO, "dist/build-id.json"), "utf8")) as { id: string };
       expect(readdirSync(join(cache, "scenarios", id))).toEqual(["merges.seed-4.json"]);
+      // The player counting the run's tokens stored the table the warm run's player read.
+      expect(readdirSync(join(cache, "tokenizer", id))).toEqual(["o200k_base.bin"]);
     } else {
       // Run from the sources: no build, so nothing is cached.
       expect(readdirSync(cache)).toEqual([]);
