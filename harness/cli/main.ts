@@ -15,8 +15,8 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
     .demandCommand(1, "Name a command; see --help.")
     .recommendCommands()
     // yargs renders the chosen command's whole help before running its handler (to have it for a
-    // later showHelp): about 60 ms of wrapping on every start. Unwrapped, that costs a few ms, and
-    // only a run asking for help prints it.
+    // later showHelp): about 60 ms on every start, half of it wrapping. Only a run asking for help
+    // prints it, so only that one is wrapped.
     .wrap(asksForHelp(argv) ? Math.min(110, process.stdout.columns ?? 100) : null)
     .epilogue("Exit codes: 0 ok or certified, 1 not certified or a regression, 2 usage or configuration error, 3 internal error.")
     .fail((message, error) => {

@@ -51,8 +51,9 @@ export async function executeCertification(plan: CertificationPlan, options: Omi
   // Thrown away after the run: in RAM where the system has room (the stores skip syncs too).
   const sandbox = mkdtempSync(join(scratchRoot(), "ctxbench-run-"));
   const watched = watchedRoots(plan, options);
-  // ctxbench's own disk cache (scenarios it builds during the run) is its output, not the engine's.
-  const cache = cacheRoot();
+  // ctxbench's own disk cache (scenarios and the tokenizer's table, written during the run by this
+  // process and the players, whose environment decides where) is its output, not the engine's.
+  const cache = cacheRoot(options.env ?? process.env);
   const skip = [sandbox, ...(cache === undefined ? [] : [cache]), ...(options.outputs ?? []).map((path) => resolve(plan.cwd, path))];
   let stage: RunStageResult;
   let writes;
