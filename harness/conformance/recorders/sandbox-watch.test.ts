@@ -1,6 +1,6 @@
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import type { CompressOptions, Message } from "../../contract/types.ts";
 import { playScenario } from "../../host/play.ts";
 import { eventsOf, sandboxesPerTest, scenario, turn } from "../../host/test-support.ts";
@@ -31,9 +31,14 @@ class EagerWriter extends MinimalEngine {
 describe("the standard recorders", () => {
   it("THR-4's sandbox watch writes the sandbox before and after a discarded pass into the trace, during the play", async () => {
     const sandbox = home();
+    // Beside the sandbox, not in it (the watch lists the sandbox's files); removed with it.
+    const store = `${sandbox}.sessions.db`;
+    onTestFinished(() => {
+      for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(`${store}${suffix}`, { force: true });
+    });
     const { trace } = await playScenario(withEvents({ type: "timeout-next-compaction" }, { type: "compress" }, { type: "compress" }), new EagerWriter(), {
       home: sandbox,
-      storePath: `${sandbox}.sessions.db`,
+      storePath: store,
       observers: standardRecorders(),
     });
     const watches = eventsOf(trace, "sandbox-watch");
