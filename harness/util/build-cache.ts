@@ -48,7 +48,10 @@ export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string | undefi
 }
 
 /** The directory of `kind`'s entries for this build, or undefined when nothing is cached. */
-export function buildCacheDirectory(kind: string, env: NodeJS.ProcessEnv = process.env, buildId: string | undefined = currentBuildId()): string | undefined {
+// This build's own id, read once: a certification looks its scenarios up one by one.
+let ownBuildId: { id: string | undefined } | undefined;
+
+export function buildCacheDirectory(kind: string, env: NodeJS.ProcessEnv = process.env, buildId: string | undefined = (ownBuildId ??= { id: currentBuildId() }).id): string | undefined {
   const root = cacheRoot(env);
   return root === undefined || buildId === undefined ? undefined : join(root, kind, buildId);
 }
