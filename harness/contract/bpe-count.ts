@@ -18,7 +18,7 @@ export class BpeCounter {
   // Words repeat far more than texts do: a piece's count is remembered, whatever text it came from.
   readonly #pieces = new Map<string, number>();
 
-  /** From a ranks file, or from the parts of a table built before (`tables`, read back from a cache). */
+  /** From a ranks file, or from the parts of a table built before (`table`, read back from a cache). */
   constructor(ranks: BpeRanks | { pat_str: string; table: RankTableParts }) {
     this.#ranks = "table" in ranks ? RankTable.fromParts(ranks.table) : parseRanks(ranks.bpe_ranks);
     for (let byte = 0; byte < 256; byte++) {

@@ -57,11 +57,7 @@ export function buildCacheDirectory(kind: string, env: NodeJS.ProcessEnv = proce
 }
 
 export function readCacheFile(directory: string, name: string): string | undefined {
-  try {
-    return readFileSync(join(directory, name), "utf8");
-  } catch {
-    return undefined;
-  }
+  return readCacheBytes(directory, name)?.toString("utf8");
 }
 
 export function readCacheBytes(directory: string, name: string): Buffer | undefined {
