@@ -61,12 +61,44 @@ describe("a scratch store (a certification's, deleted after the play)", () => {
     store.close();
   });
 
+  it("holds its file alone (exclusive locking, journal in memory): another connection is refused while it is open", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctxbench-host-store-"));
+    dirs.push(dir);
+    const path = join(dir, "sessions.db");
+    const store = openAt(path, true);
+    expect(store.sessionStore.connectionPragma("journal_mode")).toBe("memory");
+    store.append("s", conversation(2));
+    const other = new Database(path, { timeout: 0 });
+    expect(() => other.prepare("SELECT COUNT(*) FROM messages").get()).toThrow(/locked/);
+    other.close();
+    store.close();
+  });
+
+  it("lets an older build write for its moment, then holds the file again: the insert trigger minted the older rows' uids", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctxbench-host-store-"));
+    dirs.push(dir);
+    const path = join(dir, "sessions.db");
+    const store = openAt(path, true);
+    store.append("s", conversation(2));
+    store.legacyWrite("s", [{ role: "user", content: "from an older build" }]);
+    const history = store.restore("s");
+    expect(history.map((message) => message.content)).toEqual(["m0", "m1", "from an older build"]);
+    expect(history.every((message) => typeof message.message_uid === "string")).toBe(true);
+    expect(store.sessionStore.connectionPragma("journal_mode")).toBe("memory");
+    store.append("s", conversation(1));
+    const other = new Database(path, { timeout: 0 });
+    expect(() => other.prepare("SELECT COUNT(*) FROM messages").get()).toThrow(/locked/);
+    other.close();
+    store.close();
+  });
+
   it("a durable one syncs (synchronous = NORMAL) and settles its marks at close", () => {
     const dir = mkdtempSync(join(tmpdir(), "ctxbench-host-store-"));
     dirs.push(dir);
     const path = join(dir, "sessions.db");
     const store = openAt(path, false);
     expect(store.sessionStore.connectionPragma("synchronous")).toBe(1);
+    expect(store.sessionStore.connectionPragma("journal_mode")).toBe("wal");
     store.append("s", conversation(12));
     store.compactInPlace("s", [{ role: "user", content: "[summary]" }]);
     store.close();

@@ -14,7 +14,8 @@ export interface SqliteHostStoreOptions {
   /** Row timestamps in seconds; the host passes its simulated clock. */
   now: () => number;
   /**
-   * The store is thrown away when the play ends (a certification's): no syncs to disk and no
+   * The store is thrown away when the play ends (a certification's): no syncs to disk, the file
+   * held by this connection alone (an older build's writes share it for their moment), and no
    * settling of archive marks into the stored flags at close. Reads within the play, reopens
    * included, see exactly what a durable store shows.
    */
@@ -38,7 +39,7 @@ export class SqliteHostStore implements HostStore {
    * reopened `opens` times so the v31 backfill advances in bounded slices (UID-8).
    */
   static open(options: SqliteHostStoreOptions, legacy?: LegacyStore): SqliteHostStore {
-    const storeOptions: SessionStoreOptions = { mintUid: options.mintUid, now: options.now, ...(options.scratch === true ? { durable: false, settleOnClose: false } : {}) };
+    const storeOptions: SessionStoreOptions = { mintUid: options.mintUid, now: options.now, ...(options.scratch === true ? { durable: false, settleOnClose: false, exclusive: true } : {}) };
     if (legacy !== undefined) {
       writeLegacyStore(
         options.path,
@@ -97,15 +98,17 @@ export class SqliteHostStore implements HostStore {
 
   legacyWrite(session: string, messages: Message[]): void {
     // The v31 trigger mints these rows' uids in SQL; the seeded minter keeps them reproducible.
-    const writer = OlderBuildWriter.open(this.path, {
-      ...(this.#options.now === undefined ? {} : { now: this.#options.now }),
-      ...(this.#options.mintUid === undefined ? {} : { mintUid: this.#options.mintUid }),
+    this.#store.shareFileWhile(() => {
+      const writer = OlderBuildWriter.open(this.path, {
+        ...(this.#options.now === undefined ? {} : { now: this.#options.now }),
+        ...(this.#options.mintUid === undefined ? {} : { mintUid: this.#options.mintUid }),
+      });
+      try {
+        writer.append(session, cloneMessages(messages));
+      } finally {
+        writer.close();
+      }
     });
-    try {
-      writer.append(session, cloneMessages(messages));
-    } finally {
-      writer.close();
-    }
   }
 
   rewriteContent(session: string, index: number, content: string): void {

@@ -30,7 +30,7 @@ function assertSqliteFile(path: string): void {
  * than this build, or one it cannot upgrade, is refused with the file untouched. WAL mode is
  * enabled only after those checks.
  */
-export function openConnection(path: string, busyTimeoutMs: number, options: { durable?: boolean } = {}): Database.Database {
+export function openConnection(path: string, busyTimeoutMs: number, options: { durable?: boolean; exclusive?: boolean } = {}): Database.Database {
   assertSqliteFile(path);
   const db = new Database(path);
   try {
@@ -56,7 +56,11 @@ export function openConnection(path: string, busyTimeoutMs: number, options: { d
     // halve the WAL frames a batch writes where random uids spread it over a session's uid index
     // (+4 % appends into fresh sessions, +9 % into sessions of 10,000 messages, measured A/B).
     if (version === null) db.pragma(`page_size = ${STORE_PAGE_SIZE}`);
-    if (path !== ":memory:") db.pragma("journal_mode = WAL");
+    if (path !== ":memory:") {
+      // Exclusive: no other connection shares the file, so WAL's shared index buys nothing.
+      if (options.exclusive === true) db.pragma("locking_mode = EXCLUSIVE");
+      db.pragma(options.exclusive === true ? "journal_mode = MEMORY" : "journal_mode = WAL");
+    }
     db.pragma(options.durable === false ? "synchronous = OFF" : "synchronous = NORMAL");
     // Random uids land all over the uid index; a larger page cache keeps batch appends fast.
     db.pragma("cache_size = -65536");

@@ -83,6 +83,7 @@ export class SessionStore {
   readonly #clock: () => number;
   readonly #settleChunk: number;
   readonly #settleOnClose: boolean;
+  readonly #exclusive: boolean;
 
   private constructor(path: string, db: Database, options: SessionStoreOptions) {
     this.path = path;
@@ -94,6 +95,7 @@ export class SessionStore {
     this.#clock = clock;
     this.#settleChunk = options.settleChunk ?? DEFAULT_SETTLE_CHUNK;
     this.#settleOnClose = options.settleOnClose ?? path !== ":memory:";
+    this.#exclusive = options.exclusive === true && path !== ":memory:";
     const layoutStarted = clock();
     const layout = ensureCurrentLayout(db, this.#now(), path);
     const layoutMs = clock() - layoutStarted;
@@ -112,7 +114,7 @@ export class SessionStore {
 
   /** Opens (creating or upgrading) the store at `path`; refuses non-SQLite files and newer stores. */
   static open(path: string, options: SessionStoreOptions = {}): SessionStore {
-    const db = openConnection(path, options.busyTimeoutMs ?? 5000, options.durable === undefined ? {} : { durable: options.durable });
+    const db = openConnection(path, options.busyTimeoutMs ?? 5000, { ...(options.durable === undefined ? {} : { durable: options.durable }), exclusive: options.exclusive === true });
     try {
       return new SessionStore(path, db, options);
     } catch (error) {
@@ -132,6 +134,27 @@ export class SessionStore {
       if (this.#settleOnClose) settleArchiveMarks(this.#db, { chunk: this.#settleChunk, budgetMs: Number.POSITIVE_INFINITY, clock: this.#clock });
     } finally {
       this.#db.close();
+    }
+  }
+
+  /**
+   * Runs `work` with the file's locks released, for another connection to open it meanwhile (an
+   * older build writing into the store); an exclusive connection takes them again at its next
+   * access, and its journal back from whatever mode the other connection left the file in
+   * (WAL, for any build of this store). Without `exclusive` the file is shared anyway.
+   */
+  shareFileWhile<T>(work: () => T): T {
+    if (!this.#exclusive) return work();
+    this.#db.pragma("locking_mode = NORMAL");
+    // In normal mode the locks go at the end of the next access.
+    cachedStatement(this.#db, "SELECT 1 FROM sqlite_master LIMIT 1").get();
+    try {
+      return work();
+    } finally {
+      this.#db.pragma("locking_mode = EXCLUSIVE");
+      // A connection learns the file's journal mode when it next reads it.
+      cachedStatement(this.#db, "SELECT 1 FROM sqlite_master LIMIT 1").get();
+      this.#db.pragma("journal_mode = MEMORY");
     }
   }
 
@@ -158,8 +181,7 @@ export class SessionStore {
 
   createSession(id: string, options: { parentId?: string; source?: string; systemPrompt?: string } = {}): void {
     if (typeof id !== "string" || id.length === 0) throw new StoreInputError("session id must be a non-empty string");
-    this.#db
-      .prepare("INSERT OR IGNORE INTO sessions (id, source, parent_session_id, system_prompt, started_at) VALUES (?, ?, ?, ?, ?)")
+    cachedStatement(this.#db, "INSERT OR IGNORE INTO sessions (id, source, parent_session_id, system_prompt, started_at) VALUES (?, ?, ?, ?, ?)")
       .run(id, options.source ?? DEFAULT_SESSION_SOURCE, options.parentId ?? null, options.systemPrompt ?? null, this.#now());
   }
 
