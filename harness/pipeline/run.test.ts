@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { selectEngine } from "../plugins/select.ts";
 import { defaultBounds } from "./bounds.ts";
 import { buildScenario } from "../../scenarios/catalogue/index.ts";
-import { EngineLoadError, longestFirst, playRequest, runStage, scenarioOf, type PlannedRun } from "./run.ts";
+import { EngineLoadError, longestFirst, playCost, playRequest, runStage, scenarioOf, type PlannedRun } from "./run.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const HOSTILE = join(REPO, "test/fixtures/plugins/hostile");
@@ -75,13 +75,20 @@ describe("the run stage: runs pulled by players, bounded by the parent", () => {
     expect(scenarioOf({ source: { kind: "scenario", name: "no-such-scenario", seed: 1 } })).toBeNull();
   });
 
-  it("plays probes first in their order, then the scenarios with the most scheduled steps", () => {
+  it("plays probes first in their order, then the scenarios that cost the most to play", () => {
     const scenario = (name: string): PlannedRun => ({ source: { kind: "scenario", name, seed: 1 } });
-    const queue: PlannedRun[] = [scenario("preflight"), ...probes("usage"), scenario("concurrent-sessions"), scenario("unknown"), ...probes("compress"), scenario("repeated-tool-call-ids")];
-    const steps = queue.map((run) => scenarioOf(run)?.schedule.length ?? 0);
-    expect(steps[2]).toBeGreaterThan(steps[5]!);
-    expect(steps[5]).toBeGreaterThan(steps[0]!);
+    const queue: PlannedRun[] = [scenario("preflight"), ...probes("usage"), scenario("huge-tool-outputs"), scenario("concurrent-sessions"), scenario("unknown"), ...probes("compress"), scenario("repeated-tool-call-ids")];
     longestFirst(queue, scenarioOf);
-    expect(queue.map((run) => run.source.name)).toEqual(["usage", "compress", "concurrent-sessions", "repeated-tool-call-ids", "preflight", "unknown"]);
+    expect(queue.map((run) => run.source.name)).toEqual(["usage", "compress", "concurrent-sessions", "repeated-tool-call-ids", "huge-tool-outputs", "preflight", "unknown"]);
+  });
+
+  it("weighs a scenario by its steps and its characters: a few huge tool outputs outweigh many short turns", () => {
+    const steps = (name: string) => scenarioOf({ source: { kind: "scenario", name, seed: 1 } })!.schedule.length;
+    // huge-tool-outputs has the fewest steps of these, and plays longer than preflight (0.38 s against 0.15 s).
+    expect(steps("huge-tool-outputs")).toBeLessThan(steps("preflight"));
+    const cost = (name: string) => playCost(scenarioOf({ source: { kind: "scenario", name, seed: 1 } }));
+    expect(cost("huge-tool-outputs")).toBeGreaterThan(cost("preflight"));
+    expect(cost("concurrent-sessions")).toBeGreaterThan(cost("huge-tool-outputs"));
+    expect(playCost(null)).toBe(0);
   });
 });
