@@ -13,10 +13,15 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function open(): SqliteHostStore {
+/** A store file's path in a directory of its own, removed after the test. */
+function storePath(): string {
   const dir = mkdtempSync(join(tmpdir(), "ctxbench-host-store-"));
   dirs.push(dir);
-  return SqliteHostStore.open({ path: join(dir, "sessions.db"), mintUid: createSeededMinter(1), now: () => 1 });
+  return join(dir, "sessions.db");
+}
+
+function open(): SqliteHostStore {
+  return SqliteHostStore.open({ path: storePath(), mintUid: createSeededMinter(1), now: () => 1 });
 }
 
 describe("scenario events addressed to a message index", () => {
@@ -43,9 +48,7 @@ describe("a scratch store (a certification's, deleted after the play)", () => {
   const openAt = (path: string, scratch: boolean) => SqliteHostStore.open({ path, mintUid: createSeededMinter(1), now: () => 1, scratch });
 
   it("does not sync to disk, and leaves archive marks unsettled at close; reopened, it reads the same history", () => {
-    const dir = mkdtempSync(join(tmpdir(), "ctxbench-host-store-"));
-    dirs.push(dir);
-    const path = join(dir, "sessions.db");
+    const path = storePath();
     const store = openAt(path, true);
     expect(store.sessionStore.connectionPragma("synchronous")).toBe(0);
     store.append("s", conversation(12));
@@ -62,9 +65,7 @@ describe("a scratch store (a certification's, deleted after the play)", () => {
   });
 
   it("holds its file alone (exclusive locking, journal in memory): another connection is refused while it is open", () => {
-    const dir = mkdtempSync(join(tmpdir(), "ctxbench-host-store-"));
-    dirs.push(dir);
-    const path = join(dir, "sessions.db");
+    const path = storePath();
     const store = openAt(path, true);
     expect(store.sessionStore.connectionPragma("journal_mode")).toBe("memory");
     store.append("s", conversation(2));
@@ -75,9 +76,7 @@ describe("a scratch store (a certification's, deleted after the play)", () => {
   });
 
   it("lets an older build write for its moment, then holds the file again: the insert trigger minted the older rows' uids", () => {
-    const dir = mkdtempSync(join(tmpdir(), "ctxbench-host-store-"));
-    dirs.push(dir);
-    const path = join(dir, "sessions.db");
+    const path = storePath();
     const store = openAt(path, true);
     store.append("s", conversation(2));
     store.legacyWrite("s", [{ role: "user", content: "from an older build" }]);
@@ -93,9 +92,7 @@ describe("a scratch store (a certification's, deleted after the play)", () => {
   });
 
   it("a durable one syncs (synchronous = NORMAL) and settles its marks at close", () => {
-    const dir = mkdtempSync(join(tmpdir(), "ctxbench-host-store-"));
-    dirs.push(dir);
-    const path = join(dir, "sessions.db");
+    const path = storePath();
     const store = openAt(path, false);
     expect(store.sessionStore.connectionPragma("synchronous")).toBe(1);
     expect(store.sessionStore.connectionPragma("journal_mode")).toBe("wal");
