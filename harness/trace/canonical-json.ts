@@ -52,10 +52,12 @@ function write(value: unknown, ancestors: Set<object>, memo: JsonMemo | undefine
     if (cached !== undefined) return cached;
   }
   if (ancestors.has(object)) return '"[Circular]"';
-  if (!Array.isArray(object)) {
-    const sorted = sortedTree(object, 0);
+  if (Array.isArray(object)) {
+    // A shipped trace's message references: join writes a finite number as JSON does.
+    if (finiteNumbers(object)) return `[${object.join(",")}]`;
+  } else {
+    const sorted = sortedTree(object);
     if (sorted !== undefined) {
-      // The same text the general path writes, from the engine's own serializer.
       const out = JSON.stringify(sorted);
       if (memo !== undefined && memo.isStable(object)) memo.cache.set(object, out);
       return out;
@@ -64,11 +66,6 @@ function write(value: unknown, ancestors: Set<object>, memo: JsonMemo | undefine
   ancestors.add(object);
   let out: string;
   if (Array.isArray(object)) {
-    if (finiteNumbers(object)) {
-      // A shipped trace's message references: join writes a finite number as JSON does.
-      ancestors.delete(object);
-      return `[${object.join(",")}]`;
-    }
     out = "[";
     for (let index = 0; index < object.length; index++) {
       if (index > 0) out += ",";
@@ -107,8 +104,8 @@ const NO_TREE = Symbol("no plain tree");
  * Undefined where it would still differ: a bigint, a key that starts with a digit (JavaScript
  * puts integer-like keys first, whatever the insertion order), a cycle, or a tree too deep.
  */
-function sortedTree(object: object, depth: number): object | undefined {
-  const result = sortedNode(object, depth, []);
+function sortedTree(object: object): object | undefined {
+  const result = sortedNode(object, 0, []);
   return result === NO_TREE ? undefined : (result as object);
 }
 
