@@ -1,5 +1,4 @@
 import { readFile } from "node:fs/promises";
-import { parse } from "yaml";
 import { UsageError } from "../util/errors.ts";
 
 /** Parse one YAML file into a mapping (or null when empty), or throw a one-line UsageError naming it. */
@@ -10,6 +9,9 @@ export async function readYamlMapping(file: string): Promise<Record<string, unkn
   } catch (error) {
     throw new UsageError(`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
+  // Loaded when a file is parsed: a player imports this module's neighbours but reads no YAML,
+  // and the parser was about 30 ms of every player's start.
+  const { parse } = await import("yaml");
   let value: unknown;
   try {
     value = parse(text);

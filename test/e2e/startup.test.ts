@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -51,5 +51,28 @@ describe("a refused command loads none of the machinery its work needs", () => {
     const outcome = await loadedBy(["report", join(work, "missing.json")]);
     expect(outcome.code).toBe(2);
     expect(outcome.loaded.filter((url) => HEAVY.test(url)).length).toBeGreaterThan(0);
+  });
+});
+
+describe("a player loads what playing needs, not what only the parent does", () => {
+  it("certify's players load no YAML parser (the parent reads the manifests)", async () => {
+    const logs = mkdtempSync(join(work, "players-"));
+    const hooks = join(REPO, "test/fixtures/startup/record-loads.mjs");
+    const code = await new Promise<number>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        [join(REPO, "bin/ctxbench.mjs"), "certify", "--engine", "truncate", "--checks", "ABC-2"],
+        { cwd: work, env: childEnv({ CTXBENCH_LOAD_LOG: join(logs, "loads-%p.txt"), NODE_OPTIONS: `--import ${hooks}` }), timeout: 120_000 },
+        (error) => (error && typeof error.code !== "number" ? reject(error) : resolve(error ? (error.code as number) : 0)),
+      );
+    });
+    expect(code).toBe(0);
+    const loads = readdirSync(logs).map((file) => readFileSync(join(logs, file), "utf8").split("\n"));
+    const players = loads.filter((urls) => urls.some((url) => /harness\/player\/entry\.(js|ts)$/.test(url)));
+    const parents = loads.filter((urls) => urls.some((url) => /harness\/cli\/main\.(js|ts)$/.test(url)));
+    expect(players.length).toBeGreaterThan(0);
+    // The pattern names the real package: the parent, which parses plugin.yaml, loads it.
+    expect(parents.some((urls) => urls.some((url) => url.includes("/node_modules/yaml/")))).toBe(true);
+    for (const urls of players) expect(urls.filter((url) => url.includes("/node_modules/yaml/"))).toEqual([]);
   });
 });
