@@ -1,4 +1,3 @@
-import { loadPythonPlugin } from "../../plugins/python-plugin.ts";
 import type { EngineCandidate } from "../../plugins/spec.ts";
 import { firstLine } from "../../plugins/yaml-file.ts";
 import { EngineLoadFailure, type EngineLoader, type LoadedCandidate, type LoaderContext } from "./registry.ts";
@@ -27,6 +26,8 @@ export const pythonLoader: EngineLoader = {
     };
     let loaded;
     try {
+      // Imported here: the bridge's client and the engine protocol are a player's to load only for a Python engine.
+      const { loadPythonPlugin } = await import("../../plugins/python-plugin.ts");
       loaded = await loadPythonPlugin(found, {
         ...(context.runtime.python !== null ? { python: context.runtime.python } : {}),
         ...(context.runtime.hermesAgent !== null ? { hermesAgent: context.runtime.hermesAgent } : {}),

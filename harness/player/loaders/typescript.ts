@@ -3,7 +3,6 @@ import { EngineCollector, importPluginModule, instanceFromModule, type PluginMod
 import { firstLine } from "../../plugins/yaml-file.ts";
 import type { EngineCandidate } from "../../plugins/spec.ts";
 import { EngineLoadFailure, type EngineLoader, type LoadedCandidate, type LoaderContext } from "./registry.ts";
-import { loadOverProtocol } from "./typescript-over-protocol.ts";
 
 /**
  * TypeScript and JavaScript plugins, imported into the player (through tsx, so `.ts` needs no
@@ -14,7 +13,8 @@ import { loadOverProtocol } from "./typescript-over-protocol.ts";
  */
 export const typescriptLoader: EngineLoader = {
   async load(candidate: EngineCandidate, context: LoaderContext): Promise<LoadedCandidate | null> {
-    if (context.runtime.typescriptOverProtocol === true) return loadOverProtocol(candidate, context.name);
+    // Only the faithfulness proof asks for it: a player otherwise never loads the engine protocol.
+    if (context.runtime.typescriptOverProtocol === true) return (await import("./typescript-over-protocol.ts")).loadOverProtocol(candidate, context.name);
     const module = await importModule(candidate.entry);
     if (candidate.path === "directory") {
       const first = await instantiate(module, candidate.entry);
