@@ -43,6 +43,16 @@ describe("scenario events addressed to a message index", () => {
   });
 });
 
+/** Another connection cannot even read the file. */
+function expectLockedOut(path: string): void {
+  const other = new Database(path, { timeout: 0 });
+  try {
+    expect(() => other.prepare("SELECT COUNT(*) FROM messages").get()).toThrow(/locked/);
+  } finally {
+    other.close();
+  }
+}
+
 describe("a scratch store (a certification's, deleted after the play)", () => {
   const conversation = (n: number) => Array.from({ length: n }, (_, i) => ({ role: i % 2 === 0 ? ("user" as const) : ("assistant" as const), content: `m${i}` }));
   const openAt = (path: string, scratch: boolean) => SqliteHostStore.open({ path, mintUid: createSeededMinter(1), now: () => 1, scratch });
@@ -69,9 +79,7 @@ describe("a scratch store (a certification's, deleted after the play)", () => {
     const store = openAt(path, true);
     expect(store.sessionStore.connectionPragma("journal_mode")).toBe("memory");
     store.append("s", conversation(2));
-    const other = new Database(path, { timeout: 0 });
-    expect(() => other.prepare("SELECT COUNT(*) FROM messages").get()).toThrow(/locked/);
-    other.close();
+    expectLockedOut(path);
     store.close();
   });
 
@@ -85,9 +93,7 @@ describe("a scratch store (a certification's, deleted after the play)", () => {
     expect(history.every((message) => typeof message.message_uid === "string")).toBe(true);
     expect(store.sessionStore.connectionPragma("journal_mode")).toBe("memory");
     store.append("s", conversation(1));
-    const other = new Database(path, { timeout: 0 });
-    expect(() => other.prepare("SELECT COUNT(*) FROM messages").get()).toThrow(/locked/);
-    other.close();
+    expectLockedOut(path);
     store.close();
   });
 
