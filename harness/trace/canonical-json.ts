@@ -105,26 +105,26 @@ const NO_TREE = Symbol("no plain tree");
  * puts integer-like keys first, whatever the insertion order), a cycle, or a tree too deep.
  */
 function sortedTree(object: object): object | undefined {
-  const result = sortedNode(object, 0, []);
+  const result = sortedNode(object, []);
   return result === NO_TREE ? undefined : (result as object);
 }
 
 /** `path` holds the objects above `value`: a cycle goes the general way, which writes it as "[Circular]". */
-function sortedNode(value: unknown, depth: number, path: object[]): unknown {
+function sortedNode(value: unknown, path: object[]): unknown {
   if (value === null || typeof value !== "object") return typeof value === "bigint" ? NO_TREE : value;
-  if (depth > SORTED_TREE_DEPTH || path.includes(value)) return NO_TREE;
+  if (path.length > SORTED_TREE_DEPTH || path.includes(value)) return NO_TREE;
   path.push(value);
-  const copy = sortedMembers(value, depth, path);
+  const copy = sortedMembers(value, path);
   path.pop();
   return copy;
 }
 
-function sortedMembers(value: object, depth: number, path: object[]): unknown {
+function sortedMembers(value: object, path: object[]): unknown {
   if (Array.isArray(value)) {
     const out = new Array<unknown>(value.length);
     for (let index = 0; index < value.length; index++) {
       const item: unknown = value[index];
-      const copy = sortedNode(item, depth + 1, path);
+      const copy = sortedNode(item, path);
       if (copy === NO_TREE) return NO_TREE;
       out[index] = copy;
     }
@@ -137,7 +137,7 @@ function sortedMembers(value: object, depth: number, path: object[]): unknown {
   for (const key of keys) {
     const code = key.charCodeAt(0);
     if (code >= 48 && code <= 57) return NO_TREE;
-    const copy = sortedNode(record[key], depth + 1, path);
+    const copy = sortedNode(record[key], path);
     if (copy === NO_TREE) return NO_TREE;
     out[key] = copy;
   }
