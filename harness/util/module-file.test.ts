@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { nodeArgumentsFor, siblingModule } from "./module-file.ts";
+import { nodeArgumentsFor, processModule, siblingModule } from "./module-file.ts";
 
 describe("siblingModule", () => {
   it("keeps the caller's own extension: .ts from the sources, .js compiled", () => {
@@ -27,5 +27,39 @@ describe("nodeArgumentsFor", () => {
     const file = join(dir, "main.ts");
     writeFileSync(file, 'const answer: number = 42;\nconsole.log(answer, import.meta.url === process.argv[2]);\n');
     expect(execFileSync(process.execPath, [...nodeArgumentsFor(file), pathToFileURL(file).href], { cwd: dir, encoding: "utf8" })).toBe("42 true\n");
+  });
+});
+
+describe("processModule", () => {
+  /** A checkout in miniature: one source module, its compiled twin, and the build stamp bin/built.mjs reads. */
+  function checkout(stamped: "current" | "stale" | "none"): string {
+    const root = mkdtempSync(join(tmpdir(), "ctxbench-process-module-"));
+    for (const dir of ["bin", "harness/player", "dist/harness/player"]) mkdirSync(join(root, dir), { recursive: true });
+    copyFileSync(fileURLToPath(new URL("../../bin/built.mjs", import.meta.url)), join(root, "bin/built.mjs"));
+    for (const file of ["package.json", "tsconfig.json", "tsconfig.build.json", "harness/player/entry.ts", "harness/player/client.ts", "dist/harness/player/entry.js"]) writeFileSync(join(root, file), "");
+    const built = Date.now() + 60_000;
+    if (stamped !== "none") writeFileSync(join(root, "dist/build-stamp.json"), JSON.stringify({ startedMs: built, roots: ["harness"], files: ["harness/player/client.ts", "harness/player/entry.ts"] }));
+    // A source saved after the build started: dist/ no longer holds this code.
+    if (stamped === "stale") utimesSync(join(root, "harness/player/entry.ts"), new Date(built + 1000), new Date(built + 1000));
+    return root;
+  }
+  const from = (root: string) => pathToFileURL(join(root, "harness/player/client.ts")).href;
+
+  it("from the sources, starts the compiled twin when dist/ is a build of exactly these sources", () => {
+    const root = checkout("current");
+    expect(processModule(from(root), "./entry", root)).toBe(join(root, "dist/harness/player/entry.js"));
+  });
+
+  it("starts the source file when a source changed since the build, when nothing was built, or when the twin is missing", () => {
+    for (const state of ["stale", "none"] as const) {
+      const root = checkout(state);
+      expect(processModule(from(root), "./entry", root)).toBe(join(root, "harness/player/entry.ts"));
+    }
+    const root = checkout("current");
+    expect(processModule(from(root), "./missing", root)).toBe(join(root, "harness/player/missing.ts"));
+  });
+
+  it("compiled, is the sibling module itself", () => {
+    expect(processModule("file:///pkg/dist/harness/player/client.js", "./entry", "/pkg/")).toBe("/pkg/dist/harness/player/entry.js");
   });
 });
