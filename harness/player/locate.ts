@@ -1,12 +1,12 @@
-import { nodeArgumentsFor, processModule } from "../util/module-file.ts";
+import { processArguments } from "../util/module-file.ts";
 
 /**
- * Node's arguments for a player process: the entry module beside this one, compiled (`entry.js`)
- * unless ctxbench runs from sources that dist/ is not a build of (then `entry.ts`, through tsx).
- * A compiled player registers tsx itself when a TypeScript plugin is first loaded.
+ * Node's arguments for a player process: the entry module beside this one (`processArguments`:
+ * from the sources, dist/'s compiled entry when dist/ is a build of them). A compiled player
+ * registers tsx itself when a TypeScript plugin is first loaded.
  */
 export function playerArguments(role: PlayerRole = "play"): string[] {
-  const entry = nodeArgumentsFor(processModule(import.meta.url, "./entry"));
+  const entry = processArguments(import.meta.url, "./entry");
   return role === "bench" ? [...BENCH_V8_FLAGS, ...entry, BENCH_ROLE_FLAG] : entry;
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { nodeArgumentsFor, processModule, siblingModule } from "./module-file.ts";
+import { nodeArgumentsFor, processArguments, siblingModule } from "./module-file.ts";
 
 describe("siblingModule", () => {
   it("keeps the caller's own extension: .ts from the sources, .js compiled", () => {
@@ -30,7 +30,7 @@ describe("nodeArgumentsFor", () => {
   });
 });
 
-describe("processModule", () => {
+describe("processArguments", () => {
   /** A checkout in miniature: one source module, its compiled twin, and the build stamp bin/built.mjs reads. */
   function checkout(stamped: "current" | "stale" | "none"): string {
     const root = mkdtempSync(join(tmpdir(), "ctxbench-process-module-"));
@@ -44,22 +44,24 @@ describe("processModule", () => {
     return root;
   }
   const from = (root: string) => pathToFileURL(join(root, "harness/player/client.ts")).href;
+  // From the sources a process keeps tsx: it may be handed TypeScript (a plugin, a fixture importing the sources).
+  const throughTsx = (file: string) => ["--import", import.meta.resolve("tsx"), file];
 
   it("from the sources, starts the compiled twin when dist/ is a build of exactly these sources", () => {
     const root = checkout("current");
-    expect(processModule(from(root), "./entry", root)).toBe(join(root, "dist/harness/player/entry.js"));
+    expect(processArguments(from(root), "./entry", root)).toEqual(throughTsx(join(root, "dist/harness/player/entry.js")));
   });
 
   it("starts the source file when a source changed since the build, when nothing was built, or when the twin is missing", () => {
     for (const state of ["stale", "none"] as const) {
       const root = checkout(state);
-      expect(processModule(from(root), "./entry", root)).toBe(join(root, "harness/player/entry.ts"));
+      expect(processArguments(from(root), "./entry", root)).toEqual(throughTsx(join(root, "harness/player/entry.ts")));
     }
     const root = checkout("current");
-    expect(processModule(from(root), "./missing", root)).toBe(join(root, "harness/player/missing.ts"));
+    expect(processArguments(from(root), "./missing", root)).toEqual(throughTsx(join(root, "harness/player/missing.ts")));
   });
 
-  it("compiled, is the sibling module itself", () => {
-    expect(processModule("file:///pkg/dist/harness/player/client.js", "./entry", "/pkg/")).toBe("/pkg/dist/harness/player/entry.js");
+  it("compiled, is the sibling module itself, without tsx", () => {
+    expect(processArguments("file:///pkg/dist/harness/player/client.js", "./entry", "/pkg/")).toEqual(["/pkg/dist/harness/player/entry.js"]);
   });
 });

@@ -21,19 +21,26 @@ export function nodeArgumentsFor(file: string): string[] {
 const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /**
- * The module file to start a process from. Compiled, `siblingModule`'s. From the sources, its
- * compiled twin in dist/ when dist/ is a build of exactly these sources (bin/built.mjs, the test
- * bin/ctxbench.mjs makes): the same code, but a process that starts without compiling TypeScript
- * through tsx and that reads the build's disk cache (a player from the sources took about 40 %
- * more CPU). Otherwise the source file itself.
+ * Node's arguments to start a process from the module beside `from`. Compiled, that module.
+ * From the sources, always through tsx (the process may be handed TypeScript: a plugin, or a
+ * fixture importing the sources), but the module itself is its compiled twin in dist/ when dist/
+ * is a build of exactly these sources (bin/built.mjs, the check bin/ctxbench.mjs makes): the same
+ * code, without compiling a hundred modules through tsx at every start, and with the build's disk
+ * cache (a player from the sources took about 40 % more CPU).
  */
-export function processModule(from: string, relativeWithoutExtension: string, root: string = PACKAGE_ROOT): string {
+export function processArguments(from: string, relativeWithoutExtension: string, root: string = PACKAGE_ROOT): string[] {
   const file = siblingModule(from, relativeWithoutExtension);
-  if (!file.endsWith(".ts")) return file;
+  if (!/\.[cm]?ts$/.test(file)) return [file];
+  const twin = compiledTwin(file, root);
+  return twin === undefined ? nodeArgumentsFor(file) : ["--import", import.meta.resolve("tsx"), twin];
+}
+
+/** dist/'s build of a source module, when there is one and dist/ is a build of the sources as they are. */
+function compiledTwin(file: string, root: string): string | undefined {
   const inside = relative(root, file);
-  if (inside.startsWith("..")) return file;
-  const twin = join(root, "dist", inside.replace(/\.ts$/, ".js"));
-  return existsSync(twin) && distIsCurrent(root) ? twin : file;
+  if (inside.startsWith("..")) return undefined;
+  const twin = join(root, "dist", inside.replace(/\.([cm]?)ts$/, ".$1js"));
+  return existsSync(twin) && distIsCurrent(root) ? twin : undefined;
 }
 
 const currentByRoot = new Map<string, boolean>();
@@ -41,8 +48,8 @@ const currentByRoot = new Map<string, boolean>();
 function distIsCurrent(root: string): boolean {
   let current = currentByRoot.get(root);
   if (current === undefined) {
-    // Only the sources reach here, and a checkout has bin/ beside them (the check bin/ctxbench.mjs makes).
     try {
+      // Only the sources reach here, and a checkout has bin/ beside them.
       const { builtFromCurrentSources } = createRequire(import.meta.url)(join(root, "bin/built.mjs")) as { builtFromCurrentSources(root: string): boolean };
       current = builtFromCurrentSources(root);
     } catch {

@@ -5,6 +5,8 @@ import { conversationScope } from "../../contract/conversation-scope.ts";
 import { ENGINE_PROTOCOL_VERSION, ERROR_CODES, type CallResult, type EngineDescription, type InitializeParams, type ParamChange } from "../../engine-protocol/messages.ts";
 import { isDerived, underive } from "../../engine-protocol/derived.ts";
 import { MIRRORED_FIELDS } from "../../engine-protocol/remote-engine.ts";
+import { isTypeScript } from "../../plugins/module-format.ts";
+import { ensureTypeScriptLoader } from "../../plugins/typescript-loader.ts";
 
 /**
  * The engine side of the engine protocol for a TypeScript/JavaScript engine: what the Hermes
@@ -210,6 +212,8 @@ export class NodeEngineSide {
     this.#plugin = params.plugin;
     if (!params.plugin.entry) throw new AdapterError(ERROR_CODES.loadFailed, "the Node adapter needs plugin.entry", { stage: "import" });
     try {
+      // Compiled, the adapter has no tsx until a TypeScript engine needs it (as a compiled player).
+      if (isTypeScript(params.plugin.entry)) await ensureTypeScriptLoader();
       this.#module = (await import(pathToFileURL(params.plugin.entry).href)) as Record<string, unknown>;
     } catch (error) {
       throw new AdapterError(ERROR_CODES.loadFailed, `${params.plugin.entry}: failed to import: ${String(error)}`, { stage: "import" });
