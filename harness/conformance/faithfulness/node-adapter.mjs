@@ -3,6 +3,10 @@
 import { existsSync } from "node:fs";
 
 const sources = new URL("./node-adapter.ts", import.meta.url);
-if (existsSync(sources)) (await import("tsx/esm/api")).register();
+if (existsSync(sources)) {
+  (await import("tsx/esm/api")).register();
+  // harness/plugins/typescript-loader.ts reads this: a TypeScript engine needs no second registration.
+  globalThis[Symbol.for("ctxbench.typescript-loader")] = true;
+}
 const { serveStdio } = await import(existsSync(sources) ? sources.href : "./node-adapter.js");
 serveStdio();
