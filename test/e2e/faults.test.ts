@@ -6,7 +6,7 @@ import type { TaskMeta } from "vitest";
 import { parseResult } from "../../harness/result/index.ts";
 import "../faults/fault-meta.ts";
 import { parseTrace } from "../../harness/trace/jsonl.ts";
-import { ctxbench, REPO, type CliOutcome } from "./support.ts";
+import { ctxbench, PACKAGE_MODULE, REPO, type CliOutcome } from "./support.ts";
 
 /**
  * The fault suite: engines that misbehave on purpose (test/fixtures/plugins/hostile/), each run
@@ -191,9 +191,9 @@ describe.concurrent("the fault suite: hostile engines through the CLI", { timeou
     const root = mkdtempSync(join(tmpdir(), "ctxbench-faults-outside-"));
     onTestFinished(() => rmSync(root, { recursive: true, force: true }));
     cpSync(join(HOSTILE, "outside-writer"), join(root, "outside-writer"), { recursive: true });
-    // Outside the package the name "ctxbench" does not resolve: the copy imports the checkout by path.
+    // Outside the package the name "ctxbench" does not resolve: the copy imports the package under test by path.
     const entry = join(root, "outside-writer", "index.ts");
-    writeFileSync(entry, readFileSync(entry, "utf8").replace('from "ctxbench"', `from ${JSON.stringify(join(REPO, "harness/index.ts"))}`));
+    writeFileSync(entry, readFileSync(entry, "utf8").replace('from "ctxbench"', `from ${JSON.stringify(PACKAGE_MODULE)}`));
     writeFileSync(join(root, "victim.txt"), "the user's file\n");
     const run = await timed(["certify", "--plugins", root, "--engine", "outside-writer", "--checks", "LIFE-2", "--format", "json"]);
     contained(task, run);
@@ -350,8 +350,8 @@ describe.concurrent("every engine of the fault catalogue", { timeout: CASE_LIMIT
   for (const name of names) {
     cpSync(join(HOSTILE, name), join(catalogue, name), { recursive: true });
     const entry = join(catalogue, name, "index.ts");
-    // Outside the package the name "ctxbench" does not resolve: the copy imports the checkout by path.
-    writeFileSync(entry, readFileSync(entry, "utf8").replace('from "ctxbench"', `from ${JSON.stringify(join(REPO, "harness/index.ts"))}`));
+    // Outside the package the name "ctxbench" does not resolve: the copy imports the package under test by path.
+    writeFileSync(entry, readFileSync(entry, "utf8").replace('from "ctxbench"', `from ${JSON.stringify(PACKAGE_MODULE)}`));
   }
 
   it("holds every engine of the catalogue (a new fixture is tried here as soon as it exists)", () => {

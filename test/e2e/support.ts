@@ -6,12 +6,21 @@ import { builtFromCurrentSources } from "../../bin/built.mjs";
 /** The checkout under test. */
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
 
+const COMPILED = builtFromCurrentSources(REPO);
+
 /**
  * The engine contract module of the ctxbench under test, for a JavaScript plugin outside the
  * package to import by path: compiled when bin/ctxbench.mjs runs dist/ (a plain-Node player loads
  * a JavaScript plugin without a TypeScript loader), else the source.
  */
-export const CONTRACT_MODULE = builtFromCurrentSources(REPO) ? join(REPO, "dist/harness/contract/context-engine.js") : join(REPO, "harness/contract/context-engine.ts");
+export const CONTRACT_MODULE = COMPILED ? join(REPO, "dist/harness/contract/context-engine.js") : join(REPO, "harness/contract/context-engine.ts");
+
+/**
+ * What `import "ctxbench"` is for a plugin outside the package (where the name does not resolve),
+ * by path: the compiled package when bin/ctxbench.mjs runs dist/, so the plugin shares the player's
+ * modules instead of compiling a second copy of the harness through tsx; else the sources.
+ */
+export const PACKAGE_MODULE = COMPILED ? join(REPO, "dist/harness/index.js") : join(REPO, "harness/index.ts");
 
 export interface CliOutcome {
   code: number;
