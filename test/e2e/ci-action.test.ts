@@ -139,9 +139,12 @@ describe("ci/action.yml", () => {
     expect(merged.certifications[0]!.checks.map((check) => check.id).sort()).toEqual(selected.sort());
   }, TIMEOUT);
 
-  it("the workflow ctxbench init writes runs as written", async () => {
+  // package.test.ts leaves these steps to this test for a commonjs project (this repository is one).
+  it("the workflow ctxbench init writes runs as written: type-check, the conformance tests, the certification", async () => {
     const [job] = await runWorkflow(join(engineRepo, ".github/workflows/certify.yml"), setup());
     expect(job!.status, job!.steps.map((step) => `${step.name}: ${step.outcome}\n${step.log}`).join("\n")).toBe("success");
+    expect(stepNamed(job!, "Type-check and run the conformance tests")?.log).toMatch(/Tests {2}\d+ passed \| \d+ skipped/);
+    expect(stepNamed(job!, "Certify my-engine (the verdict goes to the job summary; exit 1 if not certified)")?.log).toMatch(/my-engine 0\.1\.0: CERTIFIED/);
     expect(job!.summary).toMatch(/ctxbench certify: my-engine/);
   }, TIMEOUT);
 });

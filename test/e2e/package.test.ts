@@ -81,13 +81,18 @@ for (const scope of SCOPES) {
       for (const tool of ["vitest", "typescript", "@types/node"]) expect(existsSync(join(projects[scope]!, "node_modules", tool, "package.json"))).toBe(true);
     }, TIMEOUT);
 
-    it("certifies the scaffold as generated", async () => {
+    // A commonjs project made the same way (npm init, the tarball, ctxbench init) certifies its
+    // scaffold and runs \`npx vitest run\` in ci-action.test.ts, through the workflow ctxbench init
+    // writes; the module scope, which no workflow covers, runs both here.
+    const certifiedByTheWorkflowTest = scope === "commonjs";
+
+    if (!certifiedByTheWorkflowTest) it("certifies the scaffold as generated", async () => {
       const certify = await inProject(scope)("npx", ["--no", "ctxbench", "certify", "--plugins", "plugins", "--engine", "my-engine"]);
       ok(certify);
       expect(certify.stdout).toMatch(/my-engine 0\.1\.0: CERTIFIED/);
     }, TIMEOUT);
 
-    it("npx vitest run is green: each check a test", async () => {
+    if (!certifiedByTheWorkflowTest) it("npx vitest run is green: each check a test", async () => {
       const vitest = await inProject(scope)("npx", ["--no", "vitest", "run"]);
       ok(vitest);
       expect(vitest.stdout).toMatch(/Tests {2}\d+ passed \| \d+ skipped/);
