@@ -9,7 +9,7 @@ import { FIXTURES } from "../../harness/conformance/fixtures/index.ts";
 import { canonicalJson } from "../../harness/trace/canonical-json.ts";
 import { readTraceFile } from "../../harness/trace/jsonl.ts";
 import { parseResult } from "../../harness/result/index.ts";
-import { childEnv, ctxbench, PACKAGE_MODULE, REPO } from "./support.ts";
+import { childEnv, ctxbench, REPO } from "./support.ts";
 
 /**
  * Record, don't patch: for THR-4 and one failing check of each rule family, certify the check's
@@ -44,7 +44,7 @@ function fixturePlugin(check: string): string {
   writeFileSync(join(directory, "plugin.yaml"), `name: ${name}\ndescription: the fixture of ${check}\nversion: 0.0.0\n`);
   writeFileSync(
     join(directory, "index.ts"),
-    `import { FIXTURES } from ${JSON.stringify(PACKAGE_MODULE)};
+    `import { FIXTURES } from ${JSON.stringify(join(REPO, "harness/conformance/fixtures/index.ts"))};
 const fixture = FIXTURES.find((candidate) => candidate.check === ${JSON.stringify(check)})!;
 export function register(ctx: { register_context_engine(engine: unknown): void }): void {
   ctx.register_context_engine(fixture.create());
