@@ -1,6 +1,6 @@
 // `npm test` after the build: the typecheck and vitest at once. tsc is single-threaded, so run
 // before vitest it kept a core idle for its whole run (about 20 s on 2 cores). tsc's report is
-// printed after vitest's, so the two never interleave; the exit status is the first failure's.
+// printed after vitest's, so the two never interleave; the exit status is vitest's when it failed, else tsc's.
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";

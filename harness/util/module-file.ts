@@ -26,7 +26,7 @@ const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
  * fixture importing the sources), but the module itself is its compiled twin in dist/ when dist/
  * is a build of exactly these sources (bin/built.mjs, the check bin/ctxbench.mjs makes): the same
  * code, without compiling a hundred modules through tsx at every start, and with the build's disk
- * cache (a player from the sources took about 40 % more CPU).
+ * cache (tests certifying with players from the sources took about 60 % more CPU).
  */
 export function processArguments(from: string, relativeWithoutExtension: string, root: string = PACKAGE_ROOT): string[] {
   const file = siblingModule(from, relativeWithoutExtension);
