@@ -50,10 +50,27 @@ export function loadExactCounter(directory: string | undefined): BpeCounter {
   return counter;
 }
 
+/**
+ * Counts made before, elsewhere (a catalogue scenario's texts travel to a player with their counts,
+ * counted once per build: scenarios/catalogue/text-tokens.ts). A count is a function of the text
+ * alone, so counts of every scenario a process plays can share one table; it is emptied when it
+ * holds more than REMEMBERED_LIMIT texts.
+ */
+const REMEMBERED_LIMIT = 50_000;
+const remembered = new Map<string, number>();
+
+/** Remembers `counts[i]` as the exact count of `texts[i]`; false (nothing remembered) when the two lists do not pair up. */
+export function rememberTokenCounts(texts: readonly string[], counts: readonly unknown[]): boolean {
+  if (texts.length !== counts.length || !counts.every((count) => Number.isSafeInteger(count) && (count as number) >= 0)) return false;
+  if (remembered.size + texts.length > REMEMBERED_LIMIT) remembered.clear();
+  for (let index = 0; index < texts.length; index++) remembered.set(texts[index]!, counts[index] as number);
+  return true;
+}
+
 /** Exact token count of a text; special-token markers count as the plain text they are. */
 export function countTokensExact(text: string): number {
   if (text === "") return 0;
-  const known = cache.get(text);
+  const known = remembered.get(text) ?? cache.get(text);
   if (known !== undefined) return known;
   const count = getEncoder().count(text);
   if (cache.size >= CACHE_LIMIT) cache.clear();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "./types.ts";
 import { estimateTokensRough } from "./tokens.ts";
-import { countTokensExact, estimateTokensExact } from "./tokens-exact.ts";
+import { countTokensExact, estimateTokensExact, rememberTokenCounts } from "./tokens-exact.ts";
 
 const plain: Message[] = [
   { role: "system", content: "You are a careful assistant." },
@@ -45,6 +45,15 @@ describe("exact estimator (o200k_base)", () => {
     for (let i = 0; i < 9000; i++) countTokensExact(`distinct text ${i}`);
     expect(countTokensExact("hello world")).toBe(2);
     expect(countTokensExact("hello world")).toBe(2);
+  });
+  it("answers with counts remembered from elsewhere, and remembers none from lists that do not pair up", () => {
+    // Texts no other test counts: a remembered count (deliberately not the true one here) is what the estimator answers.
+    const texts = ["remembered text one, counted in another process", "remembered text two, counted in another process"];
+    expect(rememberTokenCounts(texts, [1000, 2000])).toBe(true);
+    expect(texts.map(countTokensExact)).toEqual([1000, 2000]);
+    const unpaired = ["unpaired text counted here", "another unpaired text counted here"];
+    for (const counts of [[7], [7, -1], [7, 1.5], [7, "8"], [7, Number.NaN]]) expect(rememberTokenCounts(unpaired, counts)).toBe(false);
+    expect(unpaired.map(countTokensExact)).toEqual([5, 6]);
   });
   it("treats special-token markers as plain text instead of throwing", () => {
     expect(countTokensExact("<|endoftext|>")).toBeGreaterThan(1);

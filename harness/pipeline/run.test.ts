@@ -6,6 +6,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import { selectEngine } from "../plugins/select.ts";
 import { defaultBounds } from "./bounds.ts";
 import { buildScenario } from "../../scenarios/catalogue/index.ts";
+import { catalogueTextTokens, scenarioTexts } from "../../scenarios/catalogue/text-tokens.ts";
+import { rememberTokenCounts } from "../contract/tokens-exact.ts";
+import type { Message } from "../contract/types.ts";
+import { InProcessPlayer } from "../player/in-process.ts";
+import { DEFAULT_LIMITS } from "../player/protocol.ts";
+import type { RequestEvent } from "../trace/events.ts";
 import { EngineLoadError, longestFirst, playCost, playRequest, runStage, scenarioOf, type PlannedRun } from "./run.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -68,11 +74,44 @@ describe("the run stage: runs pulled by players, bounded by the parent", () => {
     const scenario = scenarioOf(run);
     expect(scenario).toEqual(buildScenario("duplicate-uids", 4));
     expect(playRequest(run, scenario)).toEqual({ source: run.source, scenario });
+    expect(playRequest(run, scenario, [1, 2])).toEqual({ source: run.source, scenario, textTokens: [1, 2] });
+    expect(playRequest({ source: { kind: "scenario", name: "no-such-scenario", seed: 1 } }, null, [1, 2])).toEqual({ source: { kind: "scenario", name: "no-such-scenario", seed: 1 } });
     const given = { ...buildScenario("basic", 1), name: "mine" };
     expect(scenarioOf({ source: { kind: "scenario", name: "mine", seed: 1 }, scenario: given })).toBe(given);
     expect(scenarioOf({ source: { kind: "probe", name: "usage", seed: 1 } })).toBeNull();
     // Not the catalogue's: nothing is shipped and the player reports the run's error.
     expect(scenarioOf({ source: { kind: "scenario", name: "no-such-scenario", seed: 1 } })).toBeNull();
+  });
+
+  it("sends a catalogue scenario's token counts with it, and the player's provider answers with them instead of counting", async () => {
+    const run = { source: { kind: "scenario" as const, name: "basic", seed: 5 } };
+    const scenario = scenarioOf(run)!;
+    const texts = scenarioTexts(scenario);
+    const truth = catalogueTextTokens("basic", 5, scenario, mkdtempSync(join(sandbox, "counts-")))!;
+    const player = new InProcessPlayer({ engine: await spec("truncate"), sandbox: mkdtempSync(join(sandbox, "counts-player-")), limits: DEFAULT_LIMITS });
+    const requests = async (textTokens?: number[]) => {
+      const outcome = await player.play(playRequest(run, scenario, textTokens), 60_000, "basic");
+      if (!outcome.ok) throw new Error(outcome.message);
+      return outcome.trace.filter((event): event is RequestEvent => event.type === "request");
+    };
+    try {
+      expect((await player.ready(30_000)).ok).toBe(true);
+      const counted = await requests();
+      // Counts one over the truth: the first request (nothing the engine did has changed it yet) reads one token more per scenario text it sends.
+      const [first] = await requests(truth.map((count) => count + 1));
+      const known = new Set(texts);
+      const sentTexts = (messages: Message[]) => messages.reduce((sum, message) => sum + Object.values(message).filter((value) => typeof value === "string" && known.has(value)).length, 0);
+      expect(sentTexts(counted[0]!.messages)).toBeGreaterThan(0);
+      expect(first!.promptTokens).toBe(counted[0]!.promptTokens + sentTexts(counted[0]!.messages));
+      // The true counts: the same play as counting.
+      expect(rememberTokenCounts(texts, truth)).toBe(true);
+      expect((await requests(truth)).map((event) => [event.promptTokens, event.cacheReadTokens, event.cacheWriteTokens])).toEqual(
+        counted.map((event) => [event.promptTokens, event.cacheReadTokens, event.cacheWriteTokens]),
+      );
+    } finally {
+      rememberTokenCounts(texts, truth);
+      await player.close();
+    }
   });
 
   it("plays probes first in their order, then the scenarios that cost the most to play", () => {

@@ -8,6 +8,7 @@ import { inProcessPlayer, PlayerProcess, type PlayerConnection, type PlayOutcome
 import { addCaptured, type CapturedStream } from "../player/output.ts";
 import type { IntegrityFinding, PlayCommand, SourceStats } from "../player/protocol.ts";
 import { catalogueScenario } from "../../scenarios/catalogue/cache.ts";
+import { catalogueTextTokens } from "../../scenarios/catalogue/text-tokens.ts";
 import type { Scenario } from "../../scenarios/format.ts";
 import type { Bounds } from "./bounds.ts";
 
@@ -68,6 +69,11 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
   const scenarioFor = (run: PlannedRun): Scenario | null => {
     if (!scenarios.has(run)) scenarios.set(run, scenarioOf(run));
     return scenarios.get(run)!;
+  };
+  const textTokens = new Map<PlannedRun, number[] | undefined>();
+  const textTokensFor = (run: PlannedRun): number[] | undefined => {
+    if (!textTokens.has(run)) textTokens.set(run, textTokensOf(run, scenarioFor(run)));
+    return textTokens.get(run);
   };
   const outcomes = new Map<string, RunOutcome>();
   const intrinsics: IntegrityFinding[] = [];
@@ -146,7 +152,7 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
       const startedAt = performance.now();
       const struckMessage = `${label} was still playing when the run's bound (--max-time ${seconds(bounds.maxTimeMs)}) struck; ctxbench stopped the player running it`;
       const timeoutMessage = `${label} did not finish within ${bounds.timeoutMs} ms: the engine did not return control, or a hook never settled, so ctxbench stopped the player running it and went on without it`;
-      const outcome: PlayOutcome = await connection.play(playRequest(run, scenario), bounds.timeoutMs, timeoutMessage, { at: deadline, message: struckMessage });
+      const outcome: PlayOutcome = await connection.play(playRequest(run, scenario, textTokensFor(run)), bounds.timeoutMs, timeoutMessage, { at: deadline, message: struckMessage });
       const durationMs = performance.now() - startedAt;
       if (outcome.integrity.length > 0) intrinsics.push(...outcome.integrity);
       if (outcome.ok) {
@@ -168,14 +174,17 @@ export async function runStage(options: RunStageOptions): Promise<RunStageResult
   try {
     const lanes = Math.max(1, Math.min(bounds.players, options.runs.length));
     const playing = Promise.all(Array.from({ length: lanes }, () => lane()));
-    // The probes go first at once; the scenarios are built one per turn of the event loop while
-    // the players load and play the probes (a lane waits for them before its first scenario).
+    // The probes go first at once; the scenarios (and their texts' counts) are built one per turn
+    // of the event loop while the players load and play the probes (a lane waits for them before
+    // its first scenario).
     ordered = (async () => {
       probesFirst(queue);
       for (const run of [...queue]) {
         if (run.source.kind === "probe") continue;
         await new Promise((resolve) => setImmediate(resolve));
         scenarioFor(run);
+        await new Promise((resolve) => setImmediate(resolve));
+        textTokensFor(run);
       }
       longestFirst(queue, scenarioFor);
     })();
@@ -241,11 +250,15 @@ function textCharacters(value: unknown): number {
   return total;
 }
 
-/** A catalogue scenario travels built: the checks read the parent's copy anyway, so the player need not generate it again. */
-export function playRequest(run: PlannedRun, scenario: Scenario | null): Omit<PlayCommand, "type" | "id"> {
+/**
+ * A catalogue scenario travels built (the checks read the parent's copy anyway, so the player need
+ * not generate it again), with its texts' token counts when this build has them.
+ */
+export function playRequest(run: PlannedRun, scenario: Scenario | null, textTokens?: number[]): Omit<PlayCommand, "type" | "id"> {
   return {
     source: run.source,
     ...(scenario !== null ? { scenario: scenario as unknown as Record<string, unknown> } : {}),
+    ...(scenario !== null && textTokens !== undefined ? { textTokens } : {}),
     ...(run.home !== undefined ? { home: run.home } : {}),
     ...(run.storePath !== undefined ? { storePath: run.storePath } : {}),
     ...(run.compactionTimeoutMs !== undefined ? { compactionTimeoutMs: run.compactionTimeoutMs } : {}),
@@ -261,6 +274,12 @@ export function scenarioOf(run: PlannedRun): Scenario | null {
   } catch {
     return null; // not the catalogue's: the player says so as the run's error
   }
+}
+
+/** The token counts of a catalogue scenario's texts (counted here once per build, then read from the disk cache); none for a scenario file. */
+function textTokensOf(run: PlannedRun, scenario: Scenario | null): number[] | undefined {
+  if (run.source.kind !== "scenario" || run.scenario !== undefined || scenario === null) return undefined;
+  return catalogueTextTokens(run.source.name, run.source.seed, scenario);
 }
 
 function playerError(label: string, message: string): string {

@@ -4,6 +4,8 @@ import { playSource } from "../conformance/play-source.ts";
 import { sourceLabel } from "../conformance/sources.ts";
 import { encodeTrace } from "../trace/interned.ts";
 import type { Scenario } from "../../scenarios/format.ts";
+import { scenarioTexts } from "../../scenarios/catalogue/text-tokens.ts";
+import { rememberTokenCounts } from "../contract/tokens-exact.ts";
 import { IntrinsicsWatch } from "./integrity.ts";
 import { loadPlannedEngine, type PlayerEngine } from "./load.ts";
 import { EngineLoadFailure } from "./loaders/index.ts";
@@ -77,6 +79,8 @@ export class Player {
     if (this.#engine === null) return end("error", `${label}: this player has no engine`, []);
     const home = command.home ?? mkdtempSync(join(plan.sandbox, `${label.replace(/[^a-z0-9-]/gi, "_")}-${source.seed}-`));
     mkdirSync(home, { recursive: true });
+    // Counts that do not pair up with the scenario's texts are left out: the provider counts those texts itself.
+    if (command.scenario !== undefined && command.textTokens !== undefined) rememberTokenCounts(scenarioTexts(command.scenario), command.textTokens);
     const started = performance.now();
     let played;
     try {

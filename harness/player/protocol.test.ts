@@ -27,10 +27,17 @@ describe("the player protocol's schema", () => {
       { type: "hello", protocol: 1, plan: { engine: { name: "x", selection: "x", candidates: [{ path: "directory", location: "/p/x", entry: "/p/x/index.ts", language: "typescript", bundled: false, manifest: { name: "x", version: null, description: "", searchTool: { tool: "find", parameter: null } }, mode: null }], runtime: { python: null, hermesAgent: null, config: null } }, sandbox: "/s", limits: DEFAULT_LIMITS } },
       { type: "play", id: 0, source: { kind: "probe", name: "usage", seed: 1 } },
       { type: "play", id: 1, source: { kind: "scenario", name: "file", seed: 2 }, scenario: {}, home: "/h", storePath: "/h.db", compactionTimeoutMs: 10 },
+      { type: "play", id: 3, source: { kind: "scenario", name: "basic", seed: 1 }, scenario: {}, textTokens: [0, 12] },
       { type: "bench", id: 2, suite: "cache", options: { seed: 1, quick: true } },
       { type: "bye" },
     ];
     for (const command of commands) expect(asCommand(command)).toBe(command);
+  });
+
+  it("refuses a play command whose token counts are not whole numbers of tokens", () => {
+    for (const textTokens of [[-1], [1.5], ["3"], 3]) {
+      expect(() => asCommand({ type: "play", id: 0, source: { kind: "scenario", name: "basic", seed: 1 }, scenario: {}, textTokens })).toThrow(/\$\.textTokens/);
+    }
   });
 
   it.each([

@@ -51,6 +51,8 @@ export interface PlayCommand {
   source: SourceRef;
   /** The scenario to play, built: a file's (`ctxbench run --scenario FILE`) or the catalogue's the parent built for its checks; without it the player builds the catalogue's. */
   scenario?: Record<string, unknown>;
+  /** Exact token counts of a catalogue scenario's texts (scenarios/catalogue/text-tokens.ts), counted once per build, so the player need not count them. */
+  textTokens?: number[];
   /** The engine's sandbox for this run (`ctxbench run --home`); default a fresh directory in the plan's sandbox. */
   home?: string;
   /** Where the host's session store goes; default beside the sandbox. */
