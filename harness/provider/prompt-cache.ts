@@ -47,13 +47,13 @@ export interface PrefixEntry {
   tokens: number;
 }
 
-/** Every message prefix the provider has seen, as a trie keyed by message digest. */
+/** Every message prefix the provider has seen, as a trie keyed by each message's digest (or any key equal for equal messages). */
 export class PrefixTrie {
-  readonly #children = new Map<number, Map<string, number>>();
+  readonly #children = new Map<number, Map<string | number, number>>();
   #nextNode = 1;
 
   /** The prefix nodes and cumulative tokens of a request, from per-message digests and counts. */
-  chain(messageDigests: readonly string[], messageTokens: readonly number[]): PrefixEntry[] {
+  chain(messageDigests: readonly (string | number)[], messageTokens: readonly number[]): PrefixEntry[] {
     const out: PrefixEntry[] = [];
     let node = 0;
     let tokens = 0;

@@ -81,6 +81,38 @@ describe("SimulatedProvider", () => {
   });
 });
 
+describe("SimulatedProvider: what counts as the same message", () => {
+  const ask = (provider: SimulatedProvider, messages: Message[], breakpoints: number[] = [messages.length - 1]) =>
+    provider.respond({ session: "s", messages, cacheBreakpoints: breakpoints, step: reply, attempt: 0 });
+
+  it("counts each message as itself when its other fields differ only by a missing field, null or an empty string", () => {
+    const variants: Message[] = [
+      { role: "user", content: "hello there" },
+      { role: "user", content: "hello there", name: "" },
+      { role: "user", content: "hello there", name: null } as unknown as Message,
+      { role: "user", content: "hello there", name: "a\u0001b" },
+      { role: "tool", content: "hello there", tool_call_id: "a", name: "b" },
+      { role: "tool", content: "hello there", tool_call_id: "a\u0001", name: "\u0001b" },
+    ];
+    const provider = new SimulatedProvider({ contextLength: 10_000 });
+    for (const message of variants) expect(ask(provider, [message]).promptTokens).toBe(estimateTokensExact([message]));
+    // Each is a prefix of its own: none reads what another stored.
+    const fresh = new SimulatedProvider({ contextLength: 10_000 });
+    for (const message of variants) expect(ask(fresh, [message]).cacheReadTokens).toBe(0);
+  });
+
+  it("keys a message by its canonical JSON: a tool call written with its keys in another order reads the prefix the first one stored", () => {
+    const call = { id: "c1", type: "function" as const, function: { name: "read_file", arguments: '{"path":"a"}' } };
+    const reordered = { function: { arguments: '{"path":"a"}', name: "read_file" }, type: "function" as const, id: "c1" };
+    const first: Message[] = [{ role: "user", content: "read it" }, { role: "assistant", content: "", tool_calls: [call] }];
+    const second: Message[] = [{ role: "user", content: "read it" }, { role: "assistant", content: "", tool_calls: [reordered] }, { role: "tool", content: "text of a", tool_call_id: "c1" }];
+    const provider = new SimulatedProvider({ contextLength: 10_000 });
+    expect(ask(provider, first).cacheWriteTokens).toBeGreaterThan(0);
+    // The whole stored prefix is read, counted as this request writes it (the reordered call's text is another text).
+    expect(ask(provider, second).cacheReadTokens).toBe(estimateTokensExact(second.slice(0, 2)) - 3);
+  });
+});
+
 describe("PromptCache", () => {
   it("stores prefixes only at breakpoints", () => {
     const cache = new PromptCache();

@@ -1,4 +1,3 @@
-import { sha256Hex } from "../util/sha256.ts";
 import { countTokensExact, estimateMessageTokensExact } from "../contract/tokens-exact.ts";
 import type { Message, ToolCall, Usage } from "../contract/types.ts";
 import { canonicalJson } from "../trace/canonical-json.ts";
@@ -6,7 +5,8 @@ import type { AssistantStep } from "../../scenarios/format.ts";
 import { PrefixTrie, PromptCache } from "./prompt-cache.ts";
 
 interface MessageInfo {
-  digest: string;
+  /** The same number for messages with the same canonical JSON, a different one otherwise: the prompt cache's key. */
+  id: number;
   tokens: number;
 }
 
@@ -49,20 +49,23 @@ export class SimulatedProvider {
   readonly contextLength: number;
   readonly #caches = new Map<string, PromptCache>();
   readonly #prefixes = new PrefixTrie();
-  /** Per content string, then per the message's other fields: its digest and exact tokens. */
-  readonly #known = new Map<string, Map<string, MessageInfo>>();
+  /** Per content (a string, or the canonical JSON of any other content), then per a key of the other fields: its id and exact tokens. */
+  readonly #known = new ContentMaps<MessageInfo>();
+  /** Per content, then per the canonical JSON of the other fields: the message's id. */
+  readonly #ids = new ContentMaps<number>();
+  #nextId = 0;
 
   constructor(options: { contextLength: number }) {
     this.contextLength = options.contextLength;
   }
 
   respond(request: ProviderRequest): ProviderReply {
-    const keys: string[] = [];
+    const keys: number[] = [];
     const tokens: number[] = [];
     let promptTokens = request.messages.length > 0 ? REPLY_PRIMING : 0;
     for (const message of request.messages) {
       const info = this.#infoOf(message);
-      keys.push(info.digest);
+      keys.push(info.id);
       tokens.push(info.tokens);
       promptTokens += info.tokens;
     }
@@ -100,21 +103,25 @@ export class SimulatedProvider {
   }
 
   /**
-   * A message's digest and tokens, computed once per distinct message. Keyed first by the content
-   * string itself: requests share content strings with the transcript, and a string's hash is
-   * computed once per string, so a long request costs a lookup per message, not a re-serialization.
+   * A message's id and tokens, computed once per distinct message. Keyed first by the content
+   * itself: requests share content strings with the transcript, and a string's hash is computed
+   * once per string, so a long request costs a lookup per message, not a serialization. Messages
+   * that differ only in how their other fields are written (the keys of a tool call in another
+   * order) share the id of their canonical JSON, as a digest of it would.
    */
   #infoOf(message: Message): MessageInfo {
-    const content = typeof message.content === "string" ? message.content : `\u0000${canonicalJson({ content: message.content })}`;
+    const text = typeof message.content === "string";
+    const content = text ? (message.content as string) : canonicalJson({ content: message.content });
+    const byRest = this.#known.of(text, content);
     const restKey = restKeyOf(message);
-    let byRest = this.#known.get(content);
-    if (byRest === undefined) {
-      byRest = new Map();
-      this.#known.set(content, byRest);
-    }
     let info = byRest.get(restKey);
     if (info === undefined) {
-      info = { digest: sha256Hex(canonicalJson(message)), tokens: estimateMessageTokensExact(message) };
+      const ids = this.#ids.of(text, content);
+      const { content: _content, ...rest } = message;
+      const canonicalRest = canonicalJson(rest);
+      let id = ids.get(canonicalRest);
+      if (id === undefined) ids.set(canonicalRest, (id = this.#nextId++));
+      info = { id, tokens: estimateMessageTokensExact(message) };
       byRest.set(restKey, info);
     }
     return info;
@@ -130,21 +137,41 @@ export class SimulatedProvider {
   }
 }
 
+/** Maps keyed by a message's content, text and any other content apart (so no text can pass for the JSON of parts). */
+class ContentMaps<T> {
+  readonly #byText = new Map<string, Map<string, T>>();
+  readonly #byJson = new Map<string, Map<string, T>>();
+
+  of(text: boolean, content: string): Map<string, T> {
+    const maps = text ? this.#byText : this.#byJson;
+    let map = maps.get(content);
+    if (map === undefined) maps.set(content, (map = new Map()));
+    return map;
+  }
+}
+
 const PLAIN_KEYS: ReadonlySet<string> = new Set(["role", "content", "tool_calls", "tool_call_id", "name"]);
 
 /**
- * A key for everything but the content. It only has to tell different messages apart (a miss just
- * recomputes the same digest), so a plain message gets a cheap native one.
+ * A key for everything but the content, cheap for a plain message: equal for messages whose other
+ * fields are written alike, different for any two that differ (a missing field, null and "" are
+ * three things; each part carries its length, so no separator inside a value can shift the parts).
  */
 function restKeyOf(message: Message): string {
   for (const key in message) {
     if (!PLAIN_KEYS.has(key)) {
       const { content: _content, ...rest } = message;
-      return `\u0002${canonicalJson(rest)}`;
+      return `j${canonicalJson(rest)}`;
     }
   }
-  const calls = message.tool_calls === undefined ? "" : JSON.stringify(message.tool_calls);
-  return `${message.role}\u0001${message.tool_call_id ?? ""}\u0001${message.name ?? ""}\u0001${calls}`;
+  return `p${part(message.role)}${part(message.tool_call_id)}${part(message.name)}${message.tool_calls === undefined ? "u" : part(JSON.stringify(message.tool_calls))}`;
+}
+
+function part(value: unknown): string {
+  if (typeof value === "string") return `s${value.length}:${value}`;
+  if (value === undefined) return "u";
+  const json = canonicalJson(value);
+  return `j${json.length}:${json}`;
 }
 
 /** The assistant message a scripted step produces, tool calls exactly as the model emitted them. */
