@@ -49,3 +49,31 @@ describe.runIf(process.platform === "linux")("GroupCpuWait: what a bound subtrac
     }
   });
 });
+
+describe.runIf(process.platform === "linux")("GroupCpuWait: how often it looks for the group's members", () => {
+  it("scans /proc for the members once per SAMPLE_MS and reads the known members' waits in between", async () => {
+    const leader = spawn("sh", ["-c", "sleep 30 & wait"], { detached: true, stdio: "ignore" });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      let clock = 0;
+      const lookups: number[] = [];
+      const wait = new GroupCpuWait(leader.pid, {
+        clock: () => clock,
+        lookUp: (group) => {
+          lookups.push(clock);
+          return groupMembers(group);
+        },
+      });
+      for (let i = 0; i < 5; i++) wait.read();
+      clock = GroupCpuWait.SAMPLE_MS - 1;
+      wait.read();
+      expect(lookups, "reads within SAMPLE_MS of a lookup reuse its members").toEqual([0]);
+      clock = GroupCpuWait.SAMPLE_MS;
+      wait.read();
+      wait.read();
+      expect(lookups).toEqual([0, GroupCpuWait.SAMPLE_MS]);
+    } finally {
+      process.kill(-leader.pid!, "SIGKILL");
+    }
+  });
+});

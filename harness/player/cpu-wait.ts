@@ -12,23 +12,36 @@ import { readdirSync, readFileSync } from "node:fs";
  * one. A member that has ended keeps the wait it was last seen with, so the total never goes back
  * (sample it often: the bound's timer does, every SAMPLE_MS). Threads waiting at the same moment
  * add up, which can only lengthen the bound; the run's wall-clock --max-time still ends it.
+ *
+ * Finding the members reads the stat file of every process on the machine (about 12 µs each), and
+ * a player's wait is read at the start of every operation: on a desktop of 500 processes that
+ * would be most of a second of the parent's CPU per certification. So the members are looked up
+ * again only once SAMPLE_MS has passed since the last lookup; in between, only the known members'
+ * schedstat files are read. A member that starts in between is found at the next lookup, all its
+ * wait with it.
  */
 export class GroupCpuWait {
   static readonly SAMPLE_MS = 250;
   readonly #group: number | undefined;
+  readonly #clock: () => number;
+  readonly #lookUp: (group: number) => number[];
   /** Each thread's wait last read, by `pid/tid`. */
   readonly #last = new Map<string, number>();
   /** The wait of threads no longer there. */
   #gone = 0;
+  #members: number[] | null = null;
+  #lookedUpAt = 0;
 
-  constructor(group: number | undefined) {
+  constructor(group: number | undefined, options: { clock?: () => number; lookUp?: (group: number) => number[] } = {}) {
     this.#group = group;
+    this.#clock = options.clock ?? (() => performance.now());
+    this.#lookUp = options.lookUp ?? groupMembers;
   }
 
   read(): number {
     if (this.#group === undefined || process.platform !== "linux") return 0;
     const now = new Map<string, number>();
-    for (const pid of groupMembers(this.#group)) {
+    for (const pid of this.#currentMembers(this.#group)) {
       if (pid === this.#group) {
         const wait = waitMs(`/proc/${pid}/schedstat`);
         if (wait !== null) now.set(`${pid}/main`, wait);
@@ -50,6 +63,15 @@ export class GroupCpuWait {
       total += wait;
     }
     return total;
+  }
+
+  #currentMembers(group: number): number[] {
+    const at = this.#clock();
+    if (this.#members === null || at - this.#lookedUpAt >= GroupCpuWait.SAMPLE_MS) {
+      this.#members = this.#lookUp(group);
+      this.#lookedUpAt = at;
+    }
+    return this.#members;
   }
 }
 
