@@ -89,9 +89,12 @@ describe("terminal reporter", () => {
   it("the terminal line says both and the harness's multiple of the engine's", () => {
     const certification = certificationOf({ name: "e", version: "1" }, [], { shard: null, seeds: [1], checkSetDigest: "0123456789abcdef" });
     expect(timingText(certification)).toBe("");
+    certification.timing = { wallMs: 2500, playersMs: 4100, engineMs: 12, harnessMs: 4088 };
+    expect(timingText(certification)).toBe("; players' time: engine 12 ms, harness 4.1 s (341× the engine's)");
+    certification.timing = { wallMs: 20, playersMs: 30, engineMs: 20, harnessMs: 10 };
+    expect(timingText(certification)).toBe("; players' time: engine 20 ms, harness 10 ms (0.5× the engine's)");
+    // A result written before playersMs existed split the wall time.
     certification.timing = { wallMs: 4100, engineMs: 12, harnessMs: 4088 };
     expect(timingText(certification)).toBe("; time: engine 12 ms, harness 4.1 s (341× the engine's)");
-    certification.timing = { wallMs: 30, engineMs: 20, harnessMs: 10 };
-    expect(timingText(certification)).toBe("; time: engine 20 ms, harness 10 ms (0.5× the engine's)");
   });
 });

@@ -42,13 +42,16 @@ function verdictLine(certification: Certification, paint: Paint): string {
   return `${terminalText(certification.engine.name)} ${terminalText(certification.engine.version)}: ${verdict} — ${summary.pass}/${summary.total} passed, ${summary.fail} failed, ${summary.error} errors, ${summary.timeout} timeouts, ${summary.skipped} skipped, ${summary.indeterminate} indeterminate, ${summary.unexpected} unexpected${timingText(certification)}`;
 }
 
-/** "; time: engine 12 ms, harness 4.1 s (340× the engine's)": where the run's wall time went. */
+/**
+ * "; players' time: engine 12 ms, harness 4.1 s (340× the engine's)": where the time of the players
+ * that played the runs went, summed over them. An older result (no playersMs) split the wall time instead.
+ */
 export function timingText(certification: Certification): string {
   const timing = certification.timing;
   if (timing === undefined) return "";
   const seconds = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
   const ratio = timing.engineMs > 0 ? ` (${(timing.harnessMs / timing.engineMs).toFixed(timing.harnessMs / timing.engineMs >= 10 ? 0 : 1)}× the engine's)` : "";
-  return `; time: engine ${seconds(timing.engineMs)}, harness ${seconds(timing.harnessMs)}${ratio}`;
+  return `; ${timing.playersMs === undefined ? "time" : "players' time"}: engine ${seconds(timing.engineMs)}, harness ${seconds(timing.harnessMs)}${ratio}`;
 }
 
 function singleEngine(certification: Certification, paint: Paint): string {

@@ -72,9 +72,11 @@ export type IntegrityFinding = Infer<typeof integrityFindingSchema>;
 export const runTimingSchema = object({
   /** The run stage, start to end, wall clock (players started, every source played, traces shipped). */
   wallMs: number({ minimum: 0 }),
-  /** Time spent inside the engine's hooks, summed over every recorded call (concurrent calls each count). */
+  /** The recorded runs' times on their players, summed (runs play side by side, so it can exceed wallMs). Absent in older results. */
+  playersMs: optional(number({ minimum: 0 })),
+  /** Of playersMs, the time inside the engine's hooks (a run's concurrent calls each count, up to that run's time). */
   engineMs: number({ minimum: 0 }),
-  /** wallMs minus engineMs (never below zero): what the harness itself cost. */
+  /** Of playersMs, the rest: what the harness itself cost the players (in older results, without playersMs: wallMs minus engineMs). */
   harnessMs: number({ minimum: 0 }),
 });
 /** Where a certification's time went: the engine's own hooks against everything else (the harness). */

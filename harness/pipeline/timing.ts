@@ -2,22 +2,32 @@ import type { RunOutcome } from "../conformance/evaluate.ts";
 import type { Certification, RunTiming } from "../conformance/check-result.ts";
 import type { BaselineFigure } from "../bench/baseline.ts";
 
-/** Milliseconds spent inside the engine's hooks, over every call the recorded traces hold. */
-export function engineTimeMs(outcomes: Iterable<RunOutcome>): number {
+/** Milliseconds spent inside the engine's hooks, over every call one run's trace holds. */
+function hookTimeMs(run: RunOutcome & { ok: true }): number {
   let total = 0;
-  for (const outcome of outcomes) {
-    if (!outcome.ok) continue;
-    for (const event of outcome.trace) if (event.type === "engine-call" && Number.isFinite(event.durationMs)) total += event.durationMs;
-  }
+  for (const event of run.trace) if (event.type === "engine-call" && Number.isFinite(event.durationMs)) total += event.durationMs;
   return total;
 }
 
 const tenth = (ms: number) => Math.round(ms * 10) / 10;
 
-/** The run's wall time split into the engine's share and the harness's. */
+/**
+ * Where the players' time went, over the runs that came back. Runs play side by side on several
+ * players, so their times are summed, and the engine's share is set against that sum, not against
+ * the stage's wall time (which the summed time of a slow engine exceeds: a Python engine's read
+ * "harness 0 ms" that way). Within a run, concurrent hook calls each count, up to the run's own
+ * time. A run that did not come back has no trace to split, so it is left out of both.
+ */
 export function runTiming(wallMs: number, outcomes: Iterable<RunOutcome>): RunTiming {
-  const engineMs = engineTimeMs(outcomes);
-  return { wallMs: tenth(wallMs), engineMs: tenth(engineMs), harnessMs: tenth(Math.max(0, wallMs - engineMs)) };
+  let playersMs = 0;
+  let engineMs = 0;
+  for (const outcome of outcomes) {
+    if (!outcome.ok) continue;
+    const runMs = Math.max(0, outcome.durationMs);
+    playersMs += runMs;
+    engineMs += Math.min(runMs, hookTimeMs(outcome));
+  }
+  return { wallMs: tenth(wallMs), playersMs: tenth(playersMs), engineMs: tenth(engineMs), harnessMs: tenth(playersMs - engineMs) };
 }
 
 /**

@@ -41,6 +41,13 @@ describe("Python plugins through the CLI (the Hermes bridge, python3 with the st
     expect(report.verdict).toBe("certified");
     expect(report.checks.filter((check) => !["pass", "skipped"].includes(check.outcome))).toEqual([]);
     expect(readdirSync(join(PYTHON_PLUGINS, "recall")).sort(), "no __pycache__ or database left in the plugin").toEqual(before);
+    // Most of a Python engine's run is its bridge calls, and two players play side by side: the
+    // harness's share is set against the players' summed time, so it never reads 0 (it did
+    // against the wall, which the summed engine time exceeded).
+    const timing = report.timing!;
+    expect(timing.harnessMs, JSON.stringify(timing)).toBeGreaterThan(0);
+    expect(timing.engineMs + timing.harnessMs).toBeCloseTo(timing.playersMs!, 0);
+    expect(timing.playersMs!).toBeGreaterThan(timing.engineMs);
   }, TEST_MS);
 
   it("engines list shows the language, and --load imports the Python plugin", async () => {
