@@ -101,6 +101,36 @@ describe("SimulatedProvider: what counts as the same message", () => {
     for (const message of variants) expect(ask(fresh, [message]).cacheReadTokens).toBe(0);
   });
 
+  it("answers a session's next request as a fresh provider would, however a message at the same position changed", () => {
+    const call = { id: "c1", type: "function" as const, function: { name: "read_file", arguments: '{"path":"a"}' } };
+    const base: Message[] = [
+      { role: "system", content: "You are terse." },
+      { role: "user", content: "read it" },
+      { role: "assistant", content: "", tool_calls: [call] },
+      { role: "tool", content: "text of a", tool_call_id: "c1" },
+    ];
+    const changed: Array<(messages: Message[]) => void> = [
+      (m) => void (m[1]!.content = "read it again, twice over"),
+      (m) => void (m[2]!.tool_calls![0]!.function.arguments = '{"path":"a much longer path/to/a/file"}'),
+      (m) => void (m[2]!.tool_calls = [{ function: { arguments: '{"path":"a"}', name: "read_file" }, type: "function", id: "c1" }]),
+      (m) => void (m[3]!.name = "read_file"),
+      (m) => void (m[3]!.tool_call_id = "c2"),
+      (m) => void (m[0] = { content: "You are terse.", role: "system" }),
+      (m) => void (m[1]!.content = [{ type: "text", text: "read it" }]),
+      (m) => void m.splice(1, 1),
+    ];
+    for (const change of changed) {
+      const next = structuredClone(base);
+      change(next);
+      const provider = new SimulatedProvider({ contextLength: 10_000 });
+      ask(provider, structuredClone(base), [3]);
+      const answered = ask(provider, next, [next.length - 1]);
+      const fresh = new SimulatedProvider({ contextLength: 10_000 });
+      expect(answered.promptTokens, String(change)).toBe(estimateTokensExact(next));
+      expect(answered.promptTokens, String(change)).toBe(ask(fresh, next, [next.length - 1]).promptTokens);
+    }
+  });
+
   it("keys a message by its canonical JSON: a tool call written with its keys in another order reads the prefix the first one stored", () => {
     const call = { id: "c1", type: "function" as const, function: { name: "read_file", arguments: '{"path":"a"}' } };
     const reordered = { function: { arguments: '{"path":"a"}', name: "read_file" }, type: "function" as const, id: "c1" };

@@ -54,21 +54,35 @@ export class SimulatedProvider {
   /** Per content, then per the canonical JSON of the other fields: the message's id. */
   readonly #ids = new ContentMaps<number>();
   #nextId = 0;
+  /**
+   * Each session's last request and its messages' figures. A request repeats most of the previous
+   * one at the same positions, and a message written exactly as the one there (the same keys in
+   * the same order, the same values) has its figures; comparing costs far less than keying it.
+   * The host makes a request's messages for it and the trace keeps them, so none changes later.
+   */
+  readonly #lastBySession = new Map<string, { messages: readonly Message[]; infos: readonly MessageInfo[] }>();
 
   constructor(options: { contextLength: number }) {
     this.contextLength = options.contextLength;
   }
 
   respond(request: ProviderRequest): ProviderReply {
-    const keys: number[] = [];
-    const tokens: number[] = [];
-    let promptTokens = request.messages.length > 0 ? REPLY_PRIMING : 0;
-    for (const message of request.messages) {
-      const info = this.#infoOf(message);
-      keys.push(info.id);
-      tokens.push(info.tokens);
+    const messages = request.messages;
+    const keys = new Array<number>(messages.length);
+    const tokens = new Array<number>(messages.length);
+    const infos = new Array<MessageInfo>(messages.length);
+    const last = this.#lastBySession.get(request.session);
+    let promptTokens = messages.length > 0 ? REPLY_PRIMING : 0;
+    for (let index = 0; index < messages.length; index++) {
+      const message = messages[index]!;
+      const info =
+        last !== undefined && index < last.messages.length && writtenAlike(message, last.messages[index]) ? last.infos[index]! : this.#infoOf(message);
+      infos[index] = info;
+      keys[index] = info.id;
+      tokens[index] = info.tokens;
       promptTokens += info.tokens;
     }
+    this.#lastBySession.set(request.session, { messages, infos });
     const rejected = { promptTokens, cacheReadTokens: 0, cacheWriteTokens: 0 };
     const fault = request.step.fault;
     if (promptTokens > this.contextLength) {
@@ -165,6 +179,26 @@ function restKeyOf(message: Message): string {
     }
   }
   return `p${part(message.role)}${part(message.tool_call_id)}${part(message.name)}${message.tool_calls === undefined ? "u" : part(JSON.stringify(message.tool_calls))}`;
+}
+
+/** Written alike: the same keys in the same order and the same values, so every key and figure of one is the other's. */
+function writtenAlike(a: unknown, b: unknown, depth = 0): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object" || depth > 16) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index++) if (!writtenAlike(a[index], b[index], depth + 1)) return false;
+    return true;
+  }
+  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  const left = Object.keys(a);
+  const right = Object.keys(b);
+  if (left.length !== right.length) return false;
+  for (let index = 0; index < left.length; index++) {
+    const key = left[index]!;
+    if (key !== right[index] || !writtenAlike((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
 }
 
 function part(value: unknown): string {
