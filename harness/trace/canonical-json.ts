@@ -12,6 +12,8 @@ export interface JsonMemo {
   isStable(value: object): boolean;
   /** Digests of lists of stable objects, as tries of their prefixes, one per text before the list (see digestValue). */
   lists?: Map<string, ListPrefix>;
+  /** The last walk down each trie: its stable elements and the node after each, by the text before the list. */
+  walks?: Map<string, ListWalk>;
 }
 
 /** A list's start, up to some stable element: the hash of its canonical JSON so far, and what follows it. */
@@ -19,6 +21,12 @@ interface ListPrefix {
   hash: Hash;
   size: number;
   next: WeakMap<object, ListPrefix>;
+}
+
+/** A walk down a trie: `nodes[i]` is the node after `items[i]`. */
+interface ListWalk {
+  items: unknown[];
+  nodes: ListPrefix[];
 }
 
 /**
@@ -204,14 +212,26 @@ const LIST_ROOTS_LIMIT = 64;
 
 function digestList(list: readonly unknown[], memo: JsonMemo, opening: string, closing: string, ancestors: Set<object>): ValueDigest {
   memo.lists ??= new Map();
+  memo.walks ??= new Map();
   let root = memo.lists.get(opening);
   if (root === undefined) {
-    if (memo.lists.size >= LIST_ROOTS_LIMIT) memo.lists.clear();
+    if (memo.lists.size >= LIST_ROOTS_LIMIT) {
+      memo.lists.clear();
+      memo.walks.clear();
+    }
     root = { hash: createHash("sha256").update(opening), size: opening.length, next: new WeakMap() };
     memo.lists.set(opening, root);
   }
-  let node: ListPrefix = root;
+  let walk = memo.walks.get(opening);
+  if (walk === undefined) memo.walks.set(opening, (walk = { items: [], nodes: [] }));
+  // The elements the last walk went through, the very same objects, lead to the same nodes: a
+  // history handed out call after call is compared by identity, not looked up element by element.
   let index = 0;
+  const shared = Math.min(list.length, walk.items.length);
+  while (index < shared && list[index] === walk.items[index]) index++;
+  walk.items.length = index;
+  walk.nodes.length = index;
+  let node: ListPrefix = index > 0 ? walk.nodes[index - 1]! : root;
   const element = (at: number) => (at > 0 ? "," : "") + (write(list[at], ancestors, memo) ?? "null");
   for (; index < list.length; index++) {
     const item = list[index];
@@ -223,6 +243,8 @@ function digestList(list: readonly unknown[], memo: JsonMemo, opening: string, c
       node.next.set(item, child);
     }
     node = child;
+    walk.items.push(item);
+    walk.nodes.push(node);
   }
   // The rest (from the first element that is not stable) is hashed as it comes.
   const hash = node.hash.copy();

@@ -120,6 +120,21 @@ describe("memoized digests", () => {
     // Twice over, so the second round walks the prefixes the first one left.
     for (const round of [1, 2])
       for (const list of lists) expect({ round, digest: digestValue(list, memo) }).toEqual({ round, digest: digestValue(list) });
+    // One array handed out call after call and changed in place in between: the last walk's
+    // elements are compared with the array as it is now, not as it was.
+    const handedOut: unknown[] = history.slice(0, 2);
+    const changes = [
+      () => handedOut.push(history[2]),
+      () => (handedOut[1] = history[4]),
+      () => handedOut.splice(1),
+      () => handedOut.push(history[1], live, history[5]),
+      () => handedOut.splice(2, 1),
+      () => handedOut.unshift(history[3]),
+    ];
+    for (const change of changes) {
+      change();
+      expect(digestValue(handedOut, memo), String(change)).toEqual(digestValue(handedOut));
+    }
     // An object with one list member (select_context's options), its other members before and after the list.
     const cyclic: Record<string, unknown> = { role: "user", content: "loops" };
     cyclic["self"] = cyclic;
