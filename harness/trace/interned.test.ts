@@ -36,6 +36,31 @@ describe("the interned form of a trace", () => {
     expect(reshipTrace(trace)).toEqual(expected.trimEnd().split("\n").map((line) => JSON.parse(line)));
   });
 
+  it("decodes exactly when a session's requests and the host's lists alternate, and repeated messages differ only subtly", () => {
+    class Carrier {
+      constructor(readonly role: string, readonly content: string) {}
+    }
+    const stored = [message("system", "be brief", { message_uid: "u0" }), message("user", "hi", { message_uid: "u1", timestamp: 1 })];
+    const sent = [message("system", "be brief"), message("user", "hi")];
+    const variants: unknown[][] = [
+      sent,
+      [sent[0], message("user", "hi", { name: undefined })],
+      [sent[0], new Carrier("user", "hi")],
+      [sent[0], Object.assign(Object.create(null), { role: "user", content: "hi" })],
+      [sent[0], message("user", "hi", { name: "" })],
+      [sent[0], message("user", "hi", { extra: { nested: [1, undefined] } })],
+      [sent[0], message("user", "hi", { extra: { nested: [1, null] } })],
+      // Fewer keys than the message at the same position of the last request.
+      sent,
+    ];
+    const trace: Trace = [];
+    for (const list of variants) {
+      trace.push(request(trace.length, "a", list));
+      trace.push({ seq: trace.length, session: "a", type: "compaction", pass: 0, trigger: "manual", outcome: "committed", focus_topic: null, input: stored, output: [stored[0]!], tokensBefore: 9, tokensAfter: 3, mode: "in-place", error: null, durationMs: 1 });
+    }
+    expect(serializeTrace(reshipTrace(trace))).toBe(serializeTrace(trace));
+  });
+
   it("writes each distinct message once, however often requests repeat it", () => {
     const trace = sampleTrace();
     const chunks = [...encodeTrace(trace, Number.POSITIVE_INFINITY)];

@@ -34,11 +34,14 @@ export class TraceEncoder {
   readonly #table = new Map<string, number>();
   #pending: string[] = [];
   /**
-   * The last message list of each session and its references: a request repeats the previous
-   * one's messages at the same positions, and comparing them structurally (their strings are
-   * the very same ones) is far cheaper than serialising each again to look it up.
+   * The last message list of each session and its references, one for the lists a request sends
+   * and one for the host's own (a pass's input and output, a restored history): a request repeats
+   * the previous one's messages at the same positions, and comparing them structurally (their
+   * strings are the very same ones) is far cheaper than serialising each again to look it up. The
+   * two kinds are kept apart because a request's messages are stripped of what the host stores
+   * with them, so one kind never matches the other.
    */
-  readonly #lastBySession = new Map<string | null, { list: readonly unknown[]; refs: number[] }>();
+  readonly #lastBySession = new Map<string, { list: readonly unknown[]; refs: number[] }>();
 
   /** Table entries so far. */
   get tableSize(): number {
@@ -50,14 +53,14 @@ export class TraceEncoder {
     const fields = LIST_FIELDS[event.type];
     if (event.type === "run-end") {
       const histories: Record<string, number[]> = {};
-      for (const [session, messages] of Object.entries(event.histories)) histories[session] = this.#intern(messages, session);
+      for (const [session, messages] of Object.entries(event.histories)) histories[session] = this.#intern(messages, `host:${session}`);
       return canonicalJson({ ...event, histories });
     }
     if (fields === undefined) return canonicalJson(event);
     const copy: Record<string, unknown> = { ...event };
     for (const field of fields) {
       const value = copy[field];
-      if (Array.isArray(value)) copy[field] = this.#intern(value as Message[], event.session);
+      if (Array.isArray(value)) copy[field] = this.#intern(value as Message[], `${event.type === "request" ? "request" : "host"}:${event.session ?? ""}`);
     }
     return canonicalJson(copy);
   }
@@ -69,9 +72,9 @@ export class TraceEncoder {
     return taken;
   }
 
-  #intern(list: readonly unknown[], session: string | null): number[] {
+  #intern(list: readonly unknown[], lastKey: string): number[] {
     const refs = new Array<number>(list.length);
-    const last = this.#lastBySession.get(session);
+    const last = this.#lastBySession.get(lastKey);
     for (let index = 0; index < list.length; index++) {
       if (last !== undefined && index < last.list.length && sameValue(list[index], last.list[index])) {
         refs[index] = last.refs[index]!;
@@ -86,7 +89,7 @@ export class TraceEncoder {
       }
       refs[index] = ref;
     }
-    this.#lastBySession.set(session, { list, refs });
+    this.#lastBySession.set(lastKey, { list, refs });
     return refs;
   }
 }
@@ -107,6 +110,7 @@ function sameValue(a: unknown, b: unknown, depth = 0): boolean {
   if (Array.isArray(b)) return false;
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
+  if (plain(left) && plain(right)) return samePlainObjects(left, right, depth);
   let count = 0;
   for (const key of Object.keys(left)) {
     const value = left[key];
@@ -115,6 +119,27 @@ function sameValue(a: unknown, b: unknown, depth = 0): boolean {
     if (!Object.hasOwn(right, key) || !sameValue(value, right[key], depth + 1)) return false;
   }
   for (const key of Object.keys(right)) {
+    const value = right[key];
+    if (value !== undefined && typeof value !== "function" && typeof value !== "symbol") count--;
+  }
+  return count === 0;
+}
+
+function plain(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** sameValue of two plain objects, whose for-in keys are their own enumerable ones: no key lists are made. */
+function samePlainObjects(left: Record<string, unknown>, right: Record<string, unknown>, depth: number): boolean {
+  let count = 0;
+  for (const key in left) {
+    const value = left[key];
+    if (value === undefined || typeof value === "function" || typeof value === "symbol") continue;
+    count++;
+    if (!Object.hasOwn(right, key) || !sameValue(value, right[key], depth + 1)) return false;
+  }
+  for (const key in right) {
     const value = right[key];
     if (value !== undefined && typeof value !== "function" && typeof value !== "symbol") count--;
   }
