@@ -123,9 +123,10 @@ async function toolLoop(runtime: HostRuntime, session: SessionRuntime, state: Tu
       const gate = await preApiGate(runtime, session, assembled.messages);
       if (gate === "timeout") return "context_compression_timeout";
       if (gate === "compacted") continue; // assemble again: the history changed under the request
-      reply = runtime.provider.respond({ session: session.id, messages: assembled.messages, cacheBreakpoints: assembled.cacheBreakpoints, step, attempt });
+      const sent = sentMessages(assembled);
+      reply = runtime.provider.respond({ session: session.id, messages: sent, cacheBreakpoints: assembled.cacheBreakpoints, step, attempt });
       state.apiCalls++;
-      recordExchange(runtime, session, state, assembled, reply, attempt, step.fault?.kind === "slow" ? "slow" : null);
+      recordExchange(runtime, session, state, assembled, sent, reply, attempt, step.fault?.kind === "slow" ? "slow" : null);
       if (reply.kind === "transient") {
         attempt++;
         if (attempt > MAX_TRANSIENT_RETRIES) return "provider_retries_exhausted";
@@ -191,11 +192,22 @@ function lastUserIndex(history: readonly Message[]): number {
   return -1;
 }
 
+/**
+ * The messages a request sends, as the provider and the trace keep them: nobody may change them
+ * afterwards. The host's own wire copies of an unselected request are that already; whatever an
+ * engine's selection involved (its answer, or the request copies it was handed) the engine can
+ * still reach and change later, so those are copied once.
+ */
+function sentMessages(assembled: AssembledRequest): Message[] {
+  return assembled.selection === "skipped-inherited" || assembled.selection === "no-engine" ? assembled.messages : cloneMessages(assembled.messages);
+}
+
 function recordExchange(
   runtime: HostRuntime,
   session: SessionRuntime,
   state: TurnState,
   assembled: AssembledRequest,
+  sent: Message[],
   reply: ProviderReply,
   attempt: number,
   slow: "slow" | null,
@@ -206,8 +218,7 @@ function recordExchange(
     session: session.id,
     turn: state.turn,
     attempt,
-    // Nobody but the host saw an unselected request: its wire copies can go into the trace as they are.
-    messages: assembled.selection === "skipped-inherited" || assembled.selection === "no-engine" ? assembled.messages : cloneMessages(assembled.messages),
+    messages: sent,
     tools: runtime.offeredTools,
     selection: assembled.selection,
     cacheBreakpoints: assembled.cacheBreakpoints,

@@ -15,6 +15,7 @@ const REPLY_PRIMING = 3;
 
 export interface ProviderRequest {
   session: string;
+  /** Never changed after the call: the provider remembers them to know a repeated message. */
   messages: readonly Message[];
   cacheBreakpoints: readonly number[];
   /** The scripted step this request answers. */
@@ -58,7 +59,7 @@ export class SimulatedProvider {
    * Each session's last request and its messages' figures. A request repeats most of the previous
    * one at the same positions, and a message written exactly as the one there (the same keys in
    * the same order, the same values) has its figures; comparing costs far less than keying it.
-   * The host makes a request's messages for it and the trace keeps them, so none changes later.
+   * The host hands it messages nobody changes afterwards (`sentMessages` in host/turn.ts).
    */
   readonly #lastBySession = new Map<string, { messages: readonly Message[]; infos: readonly MessageInfo[] }>();
 
