@@ -6,6 +6,8 @@ import { playScenario } from "./play.ts";
 import { MAX_TURN_PASSES } from "./pressure-gates.ts";
 import { eventsOf, sandboxesPerTest, scenario, turn } from "./test-support.ts";
 import { MinimalEngine } from "../testkit/minimal-engine.ts";
+import { estimateTokensRough } from "../contract/tokens.ts";
+import { UNANSWERED_TOOL_RESULT } from "./sanitize.ts";
 
 const home = sandboxesPerTest();
 
@@ -66,6 +68,40 @@ describe("the pre-API gate", () => {
     ]);
     expect(questions(trace).filter((question) => question.site !== "preflight")).toEqual([]);
     expect(eventsOf(trace, "turn-end").map((event) => event.exitReason)).toEqual(["completed", "completed"]);
+  });
+});
+
+describe("the pre-API gate's figure", () => {
+  /** Each pre-API question that let its request through (no pass before the next request), its figure beside that request's rough estimate. */
+  function preApiFigures(trace: readonly TraceEvent[]): Array<[unknown, number]> {
+    const requests = eventsOf(trace, "request");
+    const passes = eventsOf(trace, "compaction");
+    return questions(trace)
+      .filter((question) => question.site === "pre-api")
+      .flatMap((question) => {
+        const request = requests.find((candidate) => candidate.seq > question.seq)!;
+        const passed = passes.some((pass) => pass.seq > question.seq && pass.seq < request.seq);
+        return passed ? [] : [[question.tokens, estimateTokensRough(request.messages)] as [unknown, number]];
+      });
+  }
+
+  it("is the rough estimate of the request it lets through: inherited, selected by the engine, or repaired by the sanitizers", async () => {
+    const inherited = new MinimalEngine();
+    const selecting = new MinimalEngine();
+    // As many messages as the history, the tool results shortened: only their estimate tells them apart.
+    selecting.select_context = (messages: Message[]) => messages.map((message) => (message.role === "tool" ? { ...message, content: "[short]" } : message));
+    // Its passes drop the tool results: the calls left unanswered get the host's synthetic results in every later request.
+    const dropping = new MinimalEngine();
+    dropping.should_compress = (tokens?: number) => (tokens ?? 0) > 800;
+    dropping.compress = (messages: Message[]) => messages.filter((message) => message.role !== "tool");
+    for (const engine of [inherited, selecting, dropping]) {
+      const { trace } = await playScenario(scenario([toolTurn("one"), toolTurn("two"), toolTurn("three")]), engine, { home: home() });
+      const figures = preApiFigures(trace);
+      expect(figures.length).toBeGreaterThanOrEqual(3);
+      for (const [asked, sent] of figures) expect(asked).toBe(sent);
+    }
+    const repaired = eventsOf((await playScenario(scenario([toolTurn("one"), toolTurn("two"), toolTurn("three")]), dropping, { home: home() })).trace, "request");
+    expect(repaired.some((request) => request.messages.some((message) => message.content === UNANSWERED_TOOL_RESULT)), "a repaired request was asked about").toBe(true);
   });
 });
 

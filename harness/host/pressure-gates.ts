@@ -1,6 +1,7 @@
 import { estimateTokensRough } from "../contract/tokens.ts";
 import { historyTokensRough } from "./history-tokens.ts";
 import type { Message } from "../contract/types.ts";
+import type { AssembledRequest } from "./assemble.ts";
 import { isThenable } from "../trace/recorder.ts";
 import { runCompactionPass, type PassRequest, type PassResult } from "./compaction.ts";
 import type { HostRuntime, SessionRuntime } from "./runtime.ts";
@@ -33,10 +34,21 @@ export function madeProgress(result: PassResult): boolean {
  * pass that made no progress — so an engine that keeps saying yes and returning no-ops is asked
  * once, not in a loop (the field's #64382).
  */
-export async function preApiGate(runtime: HostRuntime, session: SessionRuntime, request: readonly Message[]): Promise<GateOutcome> {
+export async function preApiGate(runtime: HostRuntime, session: SessionRuntime, request: AssembledRequest): Promise<GateOutcome> {
   if (session.history.length <= 1 || !gatesOpen(session)) return "proceed";
-  const pressure = estimateTokensRough(request);
-  return compactIfAsked(runtime, session, pressure, "pre-api");
+  return compactIfAsked(runtime, session, requestTokensRough(request, session.history), "pre-api");
+}
+
+/**
+ * The rough estimate of an assembled request. One that no engine selected and no sanitizer
+ * repaired holds the history's wire copies one for one, and a wire copy estimates as its message
+ * does (the estimate leaves persistence-only fields out), so it is the history's estimate, which
+ * remembers each persisted message's share.
+ */
+export function requestTokensRough(request: AssembledRequest, history: readonly Message[]): number {
+  const unselected = request.selection === "skipped-inherited" || request.selection === "no-engine";
+  if (unselected && !request.repaired && request.messages.length === history.length) return historyTokensRough(history);
+  return estimateTokensRough(request.messages);
 }
 
 /**

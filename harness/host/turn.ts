@@ -120,7 +120,7 @@ async function toolLoop(runtime: HostRuntime, session: SessionRuntime, state: Tu
     for (;;) {
       const pending = assemble(runtime, session);
       const assembled = isThenable(pending) ? await pending : pending;
-      const gate = await preApiGate(runtime, session, assembled.messages);
+      const gate = await preApiGate(runtime, session, assembled);
       if (gate === "timeout") return "context_compression_timeout";
       if (gate === "compacted") continue; // assemble again: the history changed under the request
       const sent = sentMessages(assembled);
