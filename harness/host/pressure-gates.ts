@@ -45,7 +45,7 @@ export async function preApiGate(runtime: HostRuntime, session: SessionRuntime, 
  * does (the estimate leaves persistence-only fields out), so it is the history's estimate, which
  * remembers each persisted message's share.
  */
-export function requestTokensRough(request: AssembledRequest, history: readonly Message[]): number {
+function requestTokensRough(request: AssembledRequest, history: readonly Message[]): number {
   const unselected = request.selection === "skipped-inherited" || request.selection === "no-engine";
   if (unselected && !request.repaired && request.messages.length === history.length) return historyTokensRough(history);
   return estimateTokensRough(request.messages);

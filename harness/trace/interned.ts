@@ -110,36 +110,17 @@ function sameValue(a: unknown, b: unknown, depth = 0): boolean {
   if (Array.isArray(b)) return false;
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
-  if (plain(left) && plain(right)) return samePlainObjects(left, right, depth);
-  let count = 0;
-  for (const key of Object.keys(left)) {
-    const value = left[key];
-    if (value === undefined || typeof value === "function" || typeof value === "symbol") continue;
-    count++;
-    if (!Object.hasOwn(right, key) || !sameValue(value, right[key], depth + 1)) return false;
-  }
-  for (const key of Object.keys(right)) {
-    const value = right[key];
-    if (value !== undefined && typeof value !== "function" && typeof value !== "symbol") count--;
-  }
-  return count === 0;
-}
-
-function plain(value: object): boolean {
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
-
-/** sameValue of two plain objects, whose for-in keys are their own enumerable ones: no key lists are made. */
-function samePlainObjects(left: Record<string, unknown>, right: Record<string, unknown>, depth: number): boolean {
+  // for-in rather than Object.keys: no key lists are made; inherited keys are skipped, as canonicalJson skips them.
   let count = 0;
   for (const key in left) {
+    if (!Object.hasOwn(left, key)) continue;
     const value = left[key];
     if (value === undefined || typeof value === "function" || typeof value === "symbol") continue;
     count++;
     if (!Object.hasOwn(right, key) || !sameValue(value, right[key], depth + 1)) return false;
   }
   for (const key in right) {
+    if (!Object.hasOwn(right, key)) continue;
     const value = right[key];
     if (value !== undefined && typeof value !== "function" && typeof value !== "symbol") count--;
   }
