@@ -4,8 +4,24 @@ import { summarize, type SampleSummary } from "../bench/stats.ts";
 import { PACKAGE_ROOT } from "../util/package-root.ts";
 import { certifyEngine } from "./certify.ts";
 
-/** The goal: a full certification of one engine within 30 s of wall time on a 2-core machine. */
+/** The general goal: a full certification of one engine within 30 s of wall time on a 2-core machine. */
 export const CERTIFY_GOAL_MS = 30_000;
+
+/** A Python engine's, with a bridge in every player (issue 14). */
+export const PYTHON_CERTIFY_GOAL_MS = 60_000;
+
+/**
+ * The bundled engines' goals (issue 17). They are stated for the whole `ctxbench certify` process
+ * (median of 5); this benchmark times the pipeline inside one process, so it reads a little under
+ * the process's wall and its "met" is necessary, not sufficient.
+ */
+export const BUNDLED_CERTIFY_GOALS_MS: Readonly<Record<string, number>> = { truncate: 2_000, compressor: 4_000, lcm: 6_000 };
+
+/** The goal a certification of this engine is held to. */
+export function certifyGoalMs(engine: { name: string; bundled: boolean; language: string }): number {
+  if (engine.bundled) return BUNDLED_CERTIFY_GOALS_MS[engine.name] ?? CERTIFY_GOAL_MS;
+  return engine.language === "python" ? PYTHON_CERTIFY_GOAL_MS : CERTIFY_GOAL_MS;
+}
 
 export interface CertifyTimeEngine {
   engine: string;
@@ -20,11 +36,15 @@ export interface CertifyTimeEngine {
   verdict: string;
   /** The first certification's channel: bytes of trace frames, and the players' time playing and shipping. */
   channel: { bytes: number; playMs: number; shipMs: number; players: number };
+  /** The goal this engine is held to (certifyGoalMs). */
+  goalMs: number;
+  /** The cold run within goalMs. */
   meetsGoal: boolean;
 }
 
 export interface CertifyTimeResult {
   suite: "certify-time";
+  /** The general goal; each engine states its own. */
   goalMs: number;
   engines: CertifyTimeEngine[];
 }
@@ -55,6 +75,7 @@ export async function runCertifyTimeBench(options: CertifyTimeOptions = {}): Pro
     const outcomes: Record<string, number> = {};
     let verdict = "";
     let channel = { bytes: 0, playMs: 0, shipMs: 0, players: 0 };
+    let goalMs = CERTIFY_GOAL_MS;
     for (let run = 0; run < runs; run++) {
       const cpuBefore = cpuUsage();
       const started = performance.now();
@@ -66,10 +87,11 @@ export async function runCertifyTimeBench(options: CertifyTimeOptions = {}): Pro
         for (const check of outcome.assembled.certification.checks) outcomes[check.outcome] = (outcomes[check.outcome] ?? 0) + 1;
         verdict = outcome.assembled.certification.verdict;
         channel = { bytes: outcome.stage.channel.bytes, playMs: outcome.stage.channel.playMs, shipMs: outcome.stage.channel.shipMs, players: outcome.stage.playersStarted };
+        goalMs = certifyGoalMs(outcome.stage.engine);
       }
     }
     const coldMs = walls[0]!;
-    engines.push({ engine: name, checks: CHECKS.length, coldMs, warmMs: walls.length > 1 ? summarize(walls.slice(1)) : null, coldParentCpuMs, outcomes, verdict, channel, meetsGoal: coldMs <= CERTIFY_GOAL_MS });
+    engines.push({ engine: name, checks: CHECKS.length, coldMs, warmMs: walls.length > 1 ? summarize(walls.slice(1)) : null, coldParentCpuMs, outcomes, verdict, channel, goalMs, meetsGoal: coldMs <= goalMs });
   }
   return { suite: "certify-time", goalMs: CERTIFY_GOAL_MS, engines };
 }
