@@ -71,3 +71,27 @@ describe("lcm store ingestion (UID-2, UID-4, UID-7)", () => {
     expect(store.searchMessages(store.lineage("child"), ["marmalade"], "marmalade", true, 10).map((h) => h.session)).toEqual(["parent"]);
   });
 });
+
+describe("lcm store reads remembered while the store stays as it is", () => {
+  it("answers a remembered read until a write changes the store, then reads again; a prepared statement serves every call", () => {
+    const store = LcmStore.open(":memory:");
+    store.ingest("s", [{ role: "user", content: "alpha one", message_uid: uid(1) }]);
+    let reads = 0;
+    const hits = () => store.memo("hits", () => (reads++, search(store, "alpha").length));
+    expect([hits(), hits()]).toEqual([1, 1]);
+    expect(reads).toBe(1);
+    // Handing over what the store already holds changes nothing.
+    store.ingest("s", [{ role: "user", content: "alpha one", message_uid: uid(1) }]);
+    expect(hits()).toBe(1);
+    expect(reads).toBe(1);
+    store.ingest("s", [{ role: "user", content: "alpha two", message_uid: uid(2) }]);
+    expect(hits()).toBe(2);
+    expect(reads).toBe(2);
+    // The same query again and again (statements are prepared once and kept) still sees new rows.
+    for (let n = 3; n <= 5; n++) {
+      store.ingest("s", [{ role: "user", content: `alpha ${n}`, message_uid: uid(n) }]);
+      expect(search(store, "alpha")).toHaveLength(n);
+      expect(store.messageFrequency(["s"], "alpha")).toBe(n);
+    }
+  });
+});

@@ -149,13 +149,13 @@ export class LcmStore {
   }
 
   ensureSession(id: string, parent: string | null): void {
-    const known = this.#db.prepare("SELECT parent FROM sessions WHERE id = ?").get(id) as { parent: string | null } | undefined;
-    if (!known) this.#db.prepare("INSERT INTO sessions (id, parent) VALUES (?, ?)").run(id, parent);
-    else if (parent !== null && known.parent !== parent) this.#db.prepare("UPDATE sessions SET parent = ? WHERE id = ?").run(parent, id);
+    const known = this.#statement("SELECT parent FROM sessions WHERE id = ?").get(id) as { parent: string | null } | undefined;
+    if (!known) this.#statement("INSERT INTO sessions (id, parent) VALUES (?, ?)").run(id, parent);
+    else if (parent !== null && known.parent !== parent) this.#statement("UPDATE sessions SET parent = ? WHERE id = ?").run(parent, id);
   }
 
   hasSession(id: string): boolean {
-    return this.#db.prepare("SELECT 1 FROM sessions WHERE id = ?").get(id) !== undefined;
+    return this.#statement("SELECT 1 FROM sessions WHERE id = ?").get(id) !== undefined;
   }
 
   /** The session and the sessions it continues (rotation, carry-over), nearest first. */
@@ -163,7 +163,7 @@ export class LcmStore {
     const chain = [id];
     let current: string | null = id;
     while (current !== null && chain.length < 64) {
-      const row = this.#db.prepare("SELECT parent FROM sessions WHERE id = ?").get(current) as { parent: string | null } | undefined;
+      const row = this.#statement("SELECT parent FROM sessions WHERE id = ?").get(current) as { parent: string | null } | undefined;
       current = row?.parent ?? null;
       if (current === null || chain.includes(current)) break;
       chain.push(current);
@@ -264,17 +264,16 @@ export class LcmStore {
 
   /** Write a committed pass: its messages, its nodes and their links, in one transaction. */
   publish(session: string, pass: StagedPass): void {
-    const db = this.#db;
     this.#write(() => {
       this.ensureSession(session, null);
       const rows = this.#ingestRows(session, pass.messages);
-      const insertNode = db.prepare(
+      const insertNode = this.#statement(
         "INSERT OR IGNORE INTO nodes (id, session, depth, summary, token_count, source_token_count, message_count, parent) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
       );
-      const insertNodeFts = this.searchMode === "fts5" ? db.prepare("INSERT INTO nodes_fts (summary, node) VALUES (?, ?)") : null;
-      const link = db.prepare("INSERT OR IGNORE INTO node_messages (node, ord, message_row) VALUES (?, ?, ?)");
-      const child = db.prepare("INSERT OR IGNORE INTO node_children (node, ord, child) VALUES (?, ?, ?)");
-      const setParent = db.prepare("UPDATE nodes SET parent = ? WHERE id = ?");
+      const insertNodeFts = this.searchMode === "fts5" ? this.#statement("INSERT INTO nodes_fts (summary, node) VALUES (?, ?)") : null;
+      const link = this.#statement("INSERT OR IGNORE INTO node_messages (node, ord, message_row) VALUES (?, ?, ?)");
+      const child = this.#statement("INSERT OR IGNORE INTO node_children (node, ord, child) VALUES (?, ?, ?)");
+      const setParent = this.#statement("UPDATE nodes SET parent = ? WHERE id = ?");
       for (const node of pass.nodes) {
         const inserted = insertNode.run(node.id, session, node.depth, node.summary, node.tokenCount, node.sourceTokenCount, node.messageCount);
         if (inserted.changes === 0) continue;
@@ -295,27 +294,25 @@ export class LcmStore {
   /** Sessions holding any of the uids, most matches first (ties: the most recent writer). */
   sessionsOwningUids(uids: readonly string[]): Array<{ session: string; matches: number }> {
     if (uids.length === 0) return [];
-    return this.#db
-      .prepare(
-        `SELECT session, COUNT(DISTINCT uid) AS matches, MAX(row) AS last FROM messages
-         WHERE uid IN (SELECT value FROM json_each(?)) GROUP BY session ORDER BY matches DESC, last DESC`,
-      )
-      .all(JSON.stringify(uids)) as Array<{ session: string; matches: number }>;
+    return this.#statement(
+      `SELECT session, COUNT(DISTINCT uid) AS matches, MAX(row) AS last FROM messages
+       WHERE uid IN (SELECT value FROM json_each(?)) GROUP BY session ORDER BY matches DESC, last DESC`,
+    ).all(JSON.stringify(uids)) as Array<{ session: string; matches: number }>;
   }
 
   sessionOfNode(id: string): string | null {
-    const row = this.#db.prepare("SELECT session FROM nodes WHERE id = ?").get(id) as { session: string } | undefined;
+    const row = this.#statement("SELECT session FROM nodes WHERE id = ?").get(id) as { session: string } | undefined;
     return row?.session ?? null;
   }
 
   sessionIds(): string[] {
-    return (this.#db.prepare("SELECT id FROM sessions ORDER BY id").all() as Array<{ id: string }>).map((r) => r.id);
+    return (this.#statement("SELECT id FROM sessions ORDER BY id").all() as Array<{ id: string }>).map((r) => r.id);
   }
 
   getNode(id: string): StoredNode | null {
-    const row = this.#db.prepare("SELECT * FROM nodes WHERE id = ?").get(id) as NodeRow | undefined;
+    const row = this.#statement("SELECT * FROM nodes WHERE id = ?").get(id) as NodeRow | undefined;
     if (!row) return null;
-    const children = (this.#db.prepare("SELECT child FROM node_children WHERE node = ? ORDER BY ord").all(id) as Array<{ child: string }>).map(
+    const children = (this.#statement("SELECT child FROM node_children WHERE node = ? ORDER BY ord").all(id) as Array<{ child: string }>).map(
       (r) => r.child,
     );
     return {
@@ -334,10 +331,10 @@ export class LcmStore {
   /** The raw messages under a node, oldest first, descending through condensed nodes. */
   nodeMessages(id: string): Array<{ row: number; uid: string | null; message: Message }> {
     const out: Array<{ row: number; uid: string | null; message: Message }> = [];
-    const leafRows = this.#db.prepare(
+    const leafRows = this.#statement(
       "SELECT m.row, m.uid, m.json FROM node_messages nm JOIN messages m ON m.row = nm.message_row WHERE nm.node = ? ORDER BY nm.ord",
     );
-    const children = this.#db.prepare("SELECT child FROM node_children WHERE node = ? ORDER BY ord");
+    const children = this.#statement("SELECT child FROM node_children WHERE node = ? ORDER BY ord");
     const visit = (node: string, depth: number): void => {
       if (depth > 64) return;
       for (const row of leafRows.all(node) as Array<{ row: number; uid: string | null; json: string }>) {
@@ -351,7 +348,7 @@ export class LcmStore {
 
   /** The leaf node that covers a stored message, if any. */
   nodeOfMessage(row: number): string | null {
-    const hit = this.#db.prepare("SELECT node FROM node_messages WHERE message_row = ? ORDER BY node LIMIT 1").get(row) as { node: string } | undefined;
+    const hit = this.#statement("SELECT node FROM node_messages WHERE message_row = ? ORDER BY node LIMIT 1").get(row) as { node: string } | undefined;
     return hit?.node ?? null;
   }
 
@@ -368,24 +365,20 @@ export class LcmStore {
     const match = ftsQuery(words, every);
     if (this.searchMode === "fts5" && match !== null) {
       try {
-        const rows = this.#db
-          .prepare(
-            `${select} JOIN messages_fts f ON f.rowid = m.row
-             WHERE messages_fts MATCH ? AND m.session IN (SELECT value FROM json_each(?))
-             ORDER BY f.rank, m.row LIMIT ?`,
-          )
-          .all(match, scope, limit) as HitRow[];
+        const rows = this.#statement(
+          `${select} JOIN messages_fts f ON f.rowid = m.row
+           WHERE messages_fts MATCH ? AND m.session IN (SELECT value FROM json_each(?))
+           ORDER BY f.rank, m.row LIMIT ?`,
+        ).all(match, scope, limit) as HitRow[];
         return rows.map((r) => ({ ...r, current: Boolean(r.current) }));
       } catch {
         // An FTS syntax the escaping missed: the LIKE path below still answers.
       }
     }
-    const rows = this.#db
-      .prepare(
-        `${select} WHERE m.session IN (SELECT value FROM json_each(?)) AND m.text LIKE ? ESCAPE '\\'
-         ORDER BY m.row LIMIT ?`,
-      )
-      .all(scope, likePattern(phrase), limit) as HitRow[];
+    const rows = this.#statement(
+      `${select} WHERE m.session IN (SELECT value FROM json_each(?)) AND m.text LIKE ? ESCAPE '\\'
+       ORDER BY m.row LIMIT ?`,
+    ).all(scope, likePattern(phrase), limit) as HitRow[];
     return rows.map((r) => ({ ...r, current: Boolean(r.current) }));
   }
 
@@ -393,27 +386,26 @@ export class LcmStore {
   messageFrequency(sessions: readonly string[], word: string | null): number {
     const scope = JSON.stringify(sessions);
     if (word === null) {
-      return (this.#db.prepare("SELECT COUNT(*) AS n FROM messages WHERE session IN (SELECT value FROM json_each(?))").get(scope) as { n: number }).n;
+      return (this.#statement("SELECT COUNT(*) AS n FROM messages WHERE session IN (SELECT value FROM json_each(?))").get(scope) as { n: number }).n;
     }
     const match = ftsQuery([word], true);
     if (this.searchMode === "fts5" && match !== null) {
       try {
         return (
-          this.#db
-            .prepare(
-              `SELECT COUNT(*) AS n FROM messages_fts f JOIN messages m ON m.row = f.rowid
-               WHERE messages_fts MATCH ? AND m.session IN (SELECT value FROM json_each(?))`,
-            )
-            .get(match, scope) as { n: number }
+          this.#statement(
+            `SELECT COUNT(*) AS n FROM messages_fts f JOIN messages m ON m.row = f.rowid
+             WHERE messages_fts MATCH ? AND m.session IN (SELECT value FROM json_each(?))`,
+          ).get(match, scope) as { n: number }
         ).n;
       } catch {
         // Fall through to LIKE.
       }
     }
     return (
-      this.#db
-        .prepare("SELECT COUNT(*) AS n FROM messages WHERE session IN (SELECT value FROM json_each(?)) AND text LIKE ? ESCAPE '\\'")
-        .get(scope, likePattern(word)) as { n: number }
+      this.#statement("SELECT COUNT(*) AS n FROM messages WHERE session IN (SELECT value FROM json_each(?)) AND text LIKE ? ESCAPE '\\'").get(
+        scope,
+        likePattern(word),
+      ) as { n: number }
     ).n;
   }
 
@@ -423,22 +415,18 @@ export class LcmStore {
     const match = ftsQuery(words, true);
     if (this.searchMode === "fts5" && match !== null) {
       try {
-        return this.#db
-          .prepare(
-            `SELECT n.id AS node, n.depth, n.summary FROM nodes_fts f JOIN nodes n ON n.id = f.node
-             WHERE nodes_fts MATCH ? AND n.session IN (SELECT value FROM json_each(?)) ORDER BY f.rank, n.id LIMIT ?`,
-          )
-          .all(match, scope, limit) as SummaryHit[];
+        return this.#statement(
+          `SELECT n.id AS node, n.depth, n.summary FROM nodes_fts f JOIN nodes n ON n.id = f.node
+           WHERE nodes_fts MATCH ? AND n.session IN (SELECT value FROM json_each(?)) ORDER BY f.rank, n.id LIMIT ?`,
+        ).all(match, scope, limit) as SummaryHit[];
       } catch {
         // Fall through to LIKE.
       }
     }
-    return this.#db
-      .prepare(
-        `SELECT id AS node, depth, summary FROM nodes WHERE session IN (SELECT value FROM json_each(?))
-         AND summary LIKE ? ESCAPE '\\' ORDER BY depth DESC, id LIMIT ?`,
-      )
-      .all(scope, likePattern(phrase), limit) as SummaryHit[];
+    return this.#statement(
+      `SELECT id AS node, depth, summary FROM nodes WHERE session IN (SELECT value FROM json_each(?))
+       AND summary LIKE ? ESCAPE '\\' ORDER BY depth DESC, id LIMIT ?`,
+    ).all(scope, likePattern(phrase), limit) as SummaryHit[];
   }
 }
 
