@@ -4,7 +4,7 @@ import type { Message } from "../../harness/contract/types.ts";
 import { validateSequence } from "../../harness/contract/validate.ts";
 import { LcmEngine } from "./index.ts";
 import { RETRIEVAL_MARKER } from "./retrieval.ts";
-import { completeTurns, fillerTurns, transcript, type TurnSpec } from "./test-transcripts.ts";
+import { completeTurns, filler, fillerTurns, transcript, type TurnSpec } from "./test-transcripts.ts";
 
 const FACT = "the deploy key for orion is KX-48213";
 const TAIL_FACT = "the staging password for vega is VX-99120";
@@ -79,5 +79,61 @@ describe("lcm select_context retrieval", () => {
     const fresh = new LcmEngine();
     const wire = stripAll(transcript("s9", fillerTurns(3)));
     expect(fresh.select_context(wire, { conversation_messages: wire, incoming_message: wire.at(-2) ?? null })).toBeNull();
+  });
+});
+
+describe("lcm select_context retrieval: which compacted messages become excerpts", () => {
+  const REPEATED = "the vault code for lyra is LQ-30577";
+  let repeating: LcmEngine;
+  let history: Message[];
+  let kept: Message[];
+
+  beforeAll(async () => {
+    repeating = new LcmEngine();
+    repeating.update_model({ model: "m", context_length: 4_000 });
+    repeating.on_session_start("s2", {});
+    const turns = fillerTurns(24, 3);
+    // The same words said twice, in two messages with their own uids.
+    const planted = `For the record: ${REPEATED}. ${filler(77, 30)}`;
+    turns[2] = { ...(turns[2] as TurnSpec), user: planted };
+    turns[5] = { ...(turns[5] as TurnSpec), user: planted };
+    history = transcript("s2", turns);
+    completeTurns(repeating, "s2", history);
+    kept = await repeating.compress(structuredClone(history));
+    repeating.on_session_start("s2", { boundary_reason: "compression", old_session_id: "s2" });
+  });
+
+  function excerpts(question: string): string[] {
+    const incoming: Message = { role: "user", content: question, message_uid: "e".repeat(32) };
+    const conversation = [...structuredClone(kept), incoming];
+    const selection = repeating.select_context(stripAll(structuredClone(conversation)), { conversation_messages: conversation, incoming_message: incoming, budget_tokens: 4_000 });
+    if (selection === null) return [];
+    const question_ = String(selection.at(-1)?.content);
+    return question_.slice(question_.indexOf(RETRIEVAL_MARKER)).split("\n").filter((line) => line.startsWith("- "));
+  }
+
+  it("quotes text that two compacted messages share once", () => {
+    // The store holds the two messages, each current under its own uid.
+    const grep = JSON.parse(repeating.handle_tool_call("lcm_grep", { query: "LQ-30577", scope: "messages" }, { session_id: "s2" })) as { messages: Array<{ message_uid: string; current: boolean }> };
+    expect(new Set(grep.messages.filter((hit) => hit.current).map((hit) => hit.message_uid)).size).toBe(2);
+    const lines = excerpts("What was the vault code for lyra?");
+    expect(lines.filter((line) => line.includes("LQ-30577"))).toHaveLength(1);
+  });
+
+  it("quotes only messages holding one of the question's rare words, not those sharing its common ones", () => {
+    // The filler words are in every filler message, lyra only in the two planted ones.
+    const lines = excerpts("What was the vault code for lyra, by the river lamp and the copper meadow?");
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((line) => line.includes("lyra"))).toBe(true);
+  });
+
+  it("answers the same for the same request whether or not the store remembered its reads", () => {
+    const question = "What was the vault code for lyra, by the river lamp?";
+    const remembered = [excerpts(question), excerpts(question)];
+    expect(remembered[0]!.length).toBeGreaterThan(0);
+    // A write (a message the question does not ask about) empties what the store remembers.
+    completeTurns(repeating, "s2", [...history, { role: "user", content: "Shall we paint the zeppelin turquoise?", message_uid: "d".repeat(32) }]);
+    expect(excerpts(question)).toEqual(remembered[0]);
+    expect(remembered[1]).toEqual(remembered[0]);
   });
 });

@@ -43,16 +43,21 @@ export function selectWithRetrieval(input: RetrievalRequest): Message[] | null {
   });
   if (rare.length === 0) return null;
 
-  const active = request.filter((m) => !isCarrier(m)).map(searchableText).join("\n").toLowerCase();
   const needed = Math.min(2, terms.length);
+  // Which hits could be excerpts depends only on the store and the words, so it is worked out
+  // once while the store stays as it is (the requests of one turn's tool loop ask alike).
+  const candidates = store.memo(`candidates\u0001${scopeKey}\u0001${terms.join(" ")}`, () =>
+    excerptCandidates(store.searchMessages(input.scope, terms, question, false, CANDIDATES), terms, rare, needed),
+  );
   const seen = new Set<string>();
   const scored: Array<{ hit: MessageHit; score: number }> = [];
-  const hits = store.memo(`search\u0001${scopeKey}\u0001${terms.join(" ")}`, () => store.searchMessages(input.scope, terms, question, false, CANDIDATES));
-  for (const hit of hits) {
-    const text = hit.text.toLowerCase();
-    if (!hit.current || text.trim().length === 0 || seen.has(text) || active.includes(text.trim())) continue;
-    const score = terms.filter((t) => text.includes(t)).length;
-    if (score < needed || !rare.some((t) => text.includes(t))) continue;
+  // The text of the request itself, made only when a candidate needs it: a substring search of
+  // the whole request is the costly test, so it comes last.
+  let active: string | undefined;
+  for (const { hit, text, trimmed, score } of candidates) {
+    if (seen.has(text)) continue;
+    active ??= request.filter((m) => !isCarrier(m)).map(searchableText).join("\n").toLowerCase();
+    if (active.includes(trimmed)) continue;
     seen.add(text);
     scored.push({ hit, score });
   }
@@ -74,6 +79,29 @@ export function selectWithRetrieval(input: RetrievalRequest): Message[] | null {
   }
   const block = `${RETRIEVAL_MARKER}\nThe request above asks about earlier turns that were compacted. Matching original messages:\n${lines.join("\n")}`;
   return withExcerpts(request, input.incoming, block);
+}
+
+interface ExcerptCandidate {
+  hit: MessageHit;
+  /** The hit's text in lower case, and trimmed. */
+  text: string;
+  trimmed: string;
+  /** How many of the question's words it contains. */
+  score: number;
+}
+
+/** The current, non-empty hits that share at least `needed` words and one rare word with the question, in the search's order. */
+function excerptCandidates(hits: readonly MessageHit[], terms: readonly string[], rare: readonly string[], needed: number): ExcerptCandidate[] {
+  const out: ExcerptCandidate[] = [];
+  for (const hit of hits) {
+    const text = hit.text.toLowerCase();
+    const trimmed = text.trim();
+    if (!hit.current || trimmed.length === 0) continue;
+    const score = terms.filter((t) => text.includes(t)).length;
+    if (score < needed || !rare.some((t) => text.includes(t))) continue;
+    out.push({ hit, text, trimmed, score });
+  }
+  return out;
 }
 
 /**
