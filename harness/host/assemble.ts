@@ -34,6 +34,11 @@ export interface AssembledRequest {
   repaired: boolean;
 }
 
+/** No engine's select_context was called: the messages are the host's own wire copies of the history, which no engine ever held. */
+export function assembledByHostAlone(request: AssembledRequest): boolean {
+  return request.selection === "skipped-inherited" || request.selection === "no-engine";
+}
+
 export const SELECT_CONTEXT_FAILED = "Context engine select_context hook failed; using unmodified request messages";
 export const SELECT_CONTEXT_INVALID =
   "Context engine select_context returned an invalid value (not a non-empty list of objects); ignoring";

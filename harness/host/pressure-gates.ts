@@ -1,7 +1,7 @@
 import { estimateTokensRough } from "../contract/tokens.ts";
 import { historyTokensRough } from "./history-tokens.ts";
 import type { Message } from "../contract/types.ts";
-import type { AssembledRequest } from "./assemble.ts";
+import { assembledByHostAlone, type AssembledRequest } from "./assemble.ts";
 import { isThenable } from "../trace/recorder.ts";
 import { runCompactionPass, type PassRequest, type PassResult } from "./compaction.ts";
 import type { HostRuntime, SessionRuntime } from "./runtime.ts";
@@ -46,8 +46,7 @@ export async function preApiGate(runtime: HostRuntime, session: SessionRuntime, 
  * remembers each persisted message's share.
  */
 function requestTokensRough(request: AssembledRequest, history: readonly Message[]): number {
-  const unselected = request.selection === "skipped-inherited" || request.selection === "no-engine";
-  if (unselected && !request.repaired && request.messages.length === history.length) return historyTokensRough(history);
+  if (assembledByHostAlone(request) && !request.repaired && request.messages.length === history.length) return historyTokensRough(history);
   return estimateTokensRough(request.messages);
 }
 

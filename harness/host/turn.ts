@@ -4,7 +4,7 @@ import type { ProviderReply } from "../provider/simulated-provider.ts";
 import { canonicalJson } from "../trace/canonical-json.ts";
 import { isThenable, readEngineField } from "../trace/recorder.ts";
 import type { ScenarioTurn } from "../../scenarios/format.ts";
-import { assembleRequest, type AssembledRequest } from "./assemble.ts";
+import { assembledByHostAlone, assembleRequest, type AssembledRequest } from "./assemble.ts";
 import { cloneMessages, cloneValue } from "./clone.ts";
 import { runCompactionPass } from "./compaction.ts";
 import { deepEqual } from "./deep-equal.ts";
@@ -199,7 +199,7 @@ function lastUserIndex(history: readonly Message[]): number {
  * still reach and change later, so those are copied once.
  */
 function sentMessages(assembled: AssembledRequest): Message[] {
-  return assembled.selection === "skipped-inherited" || assembled.selection === "no-engine" ? assembled.messages : cloneMessages(assembled.messages);
+  return assembledByHostAlone(assembled) ? assembled.messages : cloneMessages(assembled.messages);
 }
 
 function recordExchange(
