@@ -2,7 +2,7 @@ import { overridesHook, type ContextEngine } from "../contract/context-engine.ts
 import { hasPersistenceFields, stripAll, stripPersistenceFields } from "../contract/persistence-fields.ts";
 import type { Message, SelectContextOptions } from "../contract/types.ts";
 import type { SelectionOutcome } from "../trace/events.ts";
-import { wireForDigest } from "./wire-twins.ts";
+import { answerForDigest, wireForDigest } from "./wire-twins.ts";
 import { requestCopies } from "./request-copies.ts";
 import { isThenable, readEngineField, type HookOutcome, type TraceRecorder } from "../trace/recorder.ts";
 import { planCacheBreakpoints } from "./cache-plan.ts";
@@ -71,7 +71,11 @@ function callSelectContext(engine: ContextEngine, wire: Message[], transcript: r
     // The copies equal the transcript (unless the engine edited its own copy in an earlier request,
     // SEL-6); the trace digests the host's history itself, reusing its cached JSON, and the wire
     // copies through their twins while the engine left them as they were.
-    const digestArgs = () => [wireForDigest(wire, transcript), { ...options, conversation_messages: transcript, incoming_message: incoming ?? null }];
+    // Args and answer are digested together once the call has returned, so one look at the copies serves both.
+    let digested: readonly unknown[] | undefined;
+    const wireDigest = () => (digested ??= wireForDigest(wire, transcript));
+    const digestArgs = () => [wireDigest(), { ...options, conversation_messages: transcript, incoming_message: incoming ?? null }];
+    const digestResult = (value: unknown) => answerForDigest(value, wire, wireDigest());
     let decided: AssembledRequest | undefined;
     const detailAfter = (outcome: HookOutcome): Record<string, unknown> => {
       decided = decide(wire, outcome);
@@ -85,7 +89,7 @@ function callSelectContext(engine: ContextEngine, wire: Message[], transcript: r
       if (decided.selection === "replaced" && decided.repaired) detail["repairs"] = repairsOf(outcome, wire);
       return detail;
     };
-    const recorded = state.recorder.callHook(engine, "select_context", [wire, options], { session: state.session, digestArgs, detailAfter });
+    const recorded = state.recorder.callHook(engine, "select_context", [wire, options], { session: state.session, digestArgs, digestResult, detailAfter });
     return isThenable(recorded) ? recorded.then(() => decided!) : decided!;
   }
   const outcome = invokeSelectContext(engine, wire, options);

@@ -3,7 +3,7 @@ import type { Message } from "../contract/types.ts";
 import { digestValue } from "../trace/canonical-json.ts";
 import { isPersistedMessage } from "./persisted-message.ts";
 import { requestCopies } from "./request-copies.ts";
-import { isWireTwin, wireForDigest } from "./wire-twins.ts";
+import { answerForDigest, isWireTwin, wireForDigest } from "./wire-twins.ts";
 
 const persisted = (index: number): Message => ({ role: index % 2 ? "assistant" : "user", content: `message ${index}`, timestamp: 1000 + index, message_uid: `uid-${index}` }) as Message;
 
@@ -33,6 +33,50 @@ describe("wire twins: what the trace digests for a request's wire copies", () =>
       expect(digestValue(digested, memo)).toEqual(digestValue(wire));
       expect(digestValue(digested, memo)).toEqual(digestValue(wire));
     }
+  });
+
+  it("an answer of the request's own copies digests as the answer is, with twins for the copies left as they were", () => {
+    const answers: Array<(wire: Message[]) => unknown> = [
+      (wire) => wire.slice(),
+      (wire) => [wire[0], wire[5], wire[6]],
+      (wire) => [wire[2], wire[2], { role: "user", content: "the engine's own" }],
+      (wire) => [...wire].reverse(),
+      (wire) => [, wire[1]],
+      (wire) => {
+        wire[1]!.content = "edited after it was handed back";
+        return wire.slice(0, 3);
+      },
+      (wire) => {
+        const answer = wire.slice(0, 3);
+        (wire[0] as Record<string, unknown>)["name"] = "added";
+        return answer;
+      },
+      (wire) => {
+        (wire[5]!.tool_calls as Call[])[0]!.function.arguments = "{}";
+        return wire;
+      },
+      (wire) => ({ not: "a list", first: wire[0] }),
+      (wire) => null,
+    ];
+    for (const answerOf of answers) {
+      const wire = requestCopies(transcript);
+      const answer = answerOf(wire);
+      const digested = answerForDigest(answer, wire, wireForDigest(wire, transcript));
+      expect(digestValue(digested, memo)).toEqual(digestValue(answer));
+    }
+    const wire = requestCopies(transcript);
+    const stood = answerForDigest(wire.slice(1, 3), wire, wireForDigest(wire, transcript)) as unknown[];
+    expect(stood.every((element) => isWireTwin(element as object))).toBe(true);
+  });
+
+  it("an answer's copy changed after the arguments were digested is digested itself", () => {
+    const wire = requestCopies(transcript);
+    const digestedArgs = wireForDigest(wire, transcript);
+    wire[2]!.content = "changed by a getter between the two digests";
+    const digested = answerForDigest([wire[1], wire[2]], wire, digestedArgs) as unknown[];
+    expect(isWireTwin(digested[0] as object)).toBe(true);
+    expect(digested[1]).toBe(wire[2]);
+    expect(digestValue(digested, memo)).toEqual(digestValue([wire[1], wire[2]]));
   });
 
   it("the same twin every request for a persisted message; a copy the engine changed, or of a message not stored, is digested itself", () => {

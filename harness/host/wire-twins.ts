@@ -40,6 +40,29 @@ export function wireForDigest(wire: readonly Message[], transcript: readonly Mes
   });
 }
 
+/**
+ * What to digest for select_context's answer: the answer with each element that is one of the
+ * request's copies replaced by what the copy was digested as (its twin while it is unchanged).
+ * An engine that selects usually hands back its request's own copies, and their JSON is then the
+ * twins' remembered JSON instead of being written out again.
+ */
+export function answerForDigest(answer: unknown, wire: readonly Message[], wireDigest: readonly unknown[]): unknown {
+  if (!Array.isArray(answer) || wireDigest === wire) return answer;
+  const standIns = new Map<unknown, unknown>();
+  for (let index = 0; index < wire.length; index++) if (wireDigest[index] !== wire[index]) standIns.set(wire[index], wireDigest[index]);
+  if (standIns.size === 0) return answer;
+  // A plain loop into a plain array: the answer is the engine's, and its own `map` (or a species) could run its code.
+  const list = answer as readonly unknown[];
+  const out = new Array<unknown>(list.length);
+  for (let index = 0; index < list.length; index++) {
+    const element = list[index];
+    const twin = standIns.get(element) as Message | undefined;
+    // Checked again: the engine's code (a getter) may have run since the arguments were digested.
+    out[index] = twin !== undefined && sameMembers(element as Message, twin) ? twin : element;
+  }
+  return out;
+}
+
 function sameMembers(a: Message, b: Message): boolean {
   let count = 0;
   for (const key in a) {

@@ -26,6 +26,11 @@ export interface CallContext {
    */
   digestArgs?: readonly unknown[] | (() => readonly unknown[]);
   /**
+   * What to digest instead of the answer: a value whose canonical JSON is the answer's, as it is
+   * when the call has returned (e.g. the same list with cached stand-ins for unchanged elements).
+   */
+  digestResult?: (value: unknown) => unknown;
+  /**
    * More detail once the call has returned (what it did to its arguments, a copy of its answer),
    * merged into `detail` before the event is recorded, so an event never changes after it is in the trace.
    */
@@ -121,7 +126,7 @@ export class TraceRecorder {
       hook,
       args: (typeof context.digestArgs === "function" ? context.digestArgs() : (context.digestArgs ?? args)).map((value) => digestValue(value, this.#memo)),
       resultKind: timedOut ? "timeout" : outcome.ok ? classifyResult(hook, outcome.value) : "error",
-      result: !timedOut && outcome.ok ? digestValue(outcome.value, this.#memo) : null,
+      result: !timedOut && outcome.ok ? digestValue(context.digestResult === undefined ? outcome.value : context.digestResult(outcome.value), this.#memo) : null,
       error: timedOut ? "host timeout" : outcome.ok ? null : describeError(outcome.error),
       async,
       stateAfter: readEngineState(engine),
