@@ -47,7 +47,9 @@ describe("ctxbench installed into another project", () => {
     await writeFile(join(project, "package.json"), `${JSON.stringify({ name: "engine-author", private: true, type: "module" }, null, 2)}\n`);
     for (const plugin of ["ts-engine", "js-engine"]) await cp(join(FIXTURE_USER, plugin), join(project, "plugins", plugin), { recursive: true });
     // A local directory installs as a link with no download, so this works offline.
-    const install = await exec("npm", ["install", "--no-audit", "--no-fund", "--offline", REPO], project);
+    // --ignore-scripts: a linked directory runs its prepare script, which would rebuild this checkout's
+    // dist/ (when a source changed since the last build) under the tests running beside this one.
+    const install = await exec("npm", ["install", "--no-audit", "--no-fund", "--offline", "--ignore-scripts", REPO], project);
     expect(install, install.stderr).toMatchObject({ code: 0 });
   });
   afterAll(async () => {
