@@ -7,7 +7,7 @@ import { NegativeVerdict } from "../util/errors.ts";
 import { baselineOptions, prepareBaseline, saveAndGate, type BaselineRequest } from "./baseline-gate.ts";
 import { wantsColor, type CliIo } from "./io.ts";
 import { prepareOutputDirectory, prepareOutputFile, removeCreated } from "./output-paths.ts";
-import { boundOptions, boundsOf, checksOption, engineRequestOf, engineSelection, quietOption, seedOption, seedsOf, seedsOption } from "./options.ts";
+import { boundOptions, boundsOf, checksOption, engineRequestOf, engineSelection, quietOption, scenariosOption, seedOption, seedsOf, seedsOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
 import { parsePath } from "./option-values.ts";
 
@@ -18,6 +18,7 @@ const certifyOptions = () => ({
   ...seedsOption,
   ...boundOptions,
   ...checksOption,
+  ...scenariosOption,
   ...quietOption,
   expectations: { type: "string", coerce: (raw: unknown) => parsePath("--expectations", raw), describe: "Expectations file (YAML: check id -> {expected, reason, link}); default <plugin dir>/expectations.yaml if present" },
   "update-expectations": {
@@ -44,6 +45,7 @@ export function certifyCommand(io: CliIo): CommandModule<object, CertifyArgs> {
         .example("ctxbench certify --engine lcm", "certify a bundled engine")
         .example("ctxbench certify --plugins ./plugins --engine mine --out results", "certify your plugin, writing JUnit, Markdown and repro files")
         .example("ctxbench certify --engine mine --checks CMP-2 --seed 7", "replay one rule's checks with another seed")
+        .example("ctxbench certify --engine mine --checks CMP-2 --scenarios parallel-tool-calls", "recheck one rule on the one scenario that showed its failure")
         .example("ctxbench certify --engine mine --seeds 1,2,3,4,5", "play every scenario and probe under five seeds")
         .example("ctxbench certify --engine mine --timeout 2000 --max-time 60", "bound each run to 2 s and the whole certification to a minute")
         .example("ctxbench certify --engine mine --save-baseline main && ctxbench certify --engine mine --baseline main", "gate on the certification's time (its run stage and the harness's share)"),
@@ -83,6 +85,7 @@ async function certifyInto(io: CliIo, args: CertifyArgs, seeds: number[] | undef
     ...request,
     selection,
     ...(args.checks !== undefined ? { checks: args.checks } : {}),
+    ...(args.scenarios !== undefined ? { scenarios: args.scenarios } : {}),
     ...(args.shard !== undefined ? { shard: args.shard } : {}),
     ...(seeds !== undefined ? { seeds } : {}),
     ...(args.expectations !== undefined ? { expectationsPath: args.expectations } : {}),

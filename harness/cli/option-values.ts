@@ -97,6 +97,11 @@ export function parseCheckSelector(flag: string, raw: unknown): string {
   return text(flag, raw, "a check id, rule or prefix (e.g. CMP-2)");
 }
 
+/** A catalogue scenario's name (`--scenarios`); whether the catalogue has it is the plan's to say. */
+export function parseScenarioName(flag: string, raw: unknown): string {
+  return text(flag, raw, "a catalogue scenario name (e.g. parallel-tool-calls)");
+}
+
 /** A non-blank value, trimmed; `what` says what to give ("a rule id (e.g. CMP-2)"). */
 export function parseText(flag: string, raw: unknown, what: string): string {
   return text(flag, raw, what);

@@ -3,7 +3,7 @@ import { DEFAULT_RUN_TIMEOUT_MS } from "../util/run-timeout.ts";
 import { DEFAULT_MAX_TIME_MS } from "../pipeline/bounds.ts";
 import type { EngineRequest } from "../pipeline/engine-request.ts";
 import { UsageError } from "../util/errors.ts";
-import { parseCheckSelector, parseEach, parseName, parseNumber, parsePath, parseSeed, parseTimerMs, TIMER_MAX_MS } from "./option-values.ts";
+import { parseCheckSelector, parseEach, parseName, parseNumber, parsePath, parseScenarioName, parseSeed, parseTimerMs, TIMER_MAX_MS } from "./option-values.ts";
 
 // Every option more than one command shares, declared once. A command spreads the groups it
 // takes into its own `options` object, so yargs infers the handler's argument types from them.
@@ -33,6 +33,16 @@ export const enginesSelection = {
 /** The checks to run (certify, compare). */
 export const checksOption = {
   checks: { type: "string", array: true, coerce: (raw: unknown) => parseEach("--checks", raw, parseCheckSelector), describe: "Check ids, rules or prefixes to run (e.g. CMP-2, CMP-2/orphaned-result, THR); default all" },
+} as const satisfies Record<string, Options>;
+
+/** The catalogue scenarios the checks play (certify): a quicker run while fixing what one scenario shows. */
+export const scenariosOption = {
+  scenarios: {
+    type: "string",
+    array: true,
+    coerce: (raw: unknown) => parseEach("--scenarios", raw, parseScenarioName),
+    describe: "Play only these catalogue scenarios (names from ctxbench scenarios list); the checks' probes still run; default every scenario the checks read",
+  },
 } as const satisfies Record<string, Options>;
 
 export const seedOption = {

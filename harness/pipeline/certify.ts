@@ -106,6 +106,7 @@ export function certifyCommandLine(plan: CertificationPlan): string {
   if (plan.seeds.length === 1) words.push("--seed", String(plan.seeds[0]));
   else words.push("--seeds", plan.seeds.join(","));
   if (plan.checkSelectors.length > 0) words.push("--checks", ...plan.checkSelectors);
+  if (plan.scenarioSelectors !== null) words.push("--scenarios", ...plan.scenarioSelectors);
   if (plan.shard !== null) words.push("--shard", `${plan.shard.index}/${plan.shard.count}`);
   words.push(...runShapingFlags({ bounds: plan.bounds, isolate: plan.isolate, expectationsPath: plan.expectations.path }));
   return shellLine(words);

@@ -64,6 +64,8 @@ export interface CertificationPlan {
   flags: string[];
   /** `--checks` as given (empty: all). */
   checkSelectors: string[];
+  /** The catalogue scenarios the checks were limited to (`--scenarios`), or null for every one they read. */
+  scenarioSelectors: string[] | null;
   checks: Check[];
   seeds: number[];
   sources: SourceRef[];
@@ -87,6 +89,8 @@ export async function planCertification(request: CertifyRequest): Promise<Certif
   if (seeds.length === 0 || seeds.some((seed) => !Number.isSafeInteger(seed))) throw new UsageError(`seeds must be integers, got ${JSON.stringify(request.seeds)}`);
   const checks = planChecks(request.checks ?? [], request.shard);
   const scenarios = request.scenarios ?? true;
+  // A shard's result is joined with the others' on the check set alone: every shard must have played the same scenarios.
+  if (Array.isArray(scenarios) && checks.shard !== null) throw new UsageError("give --scenarios or --shard, not both: merge joins shards that played every scenario of their checks");
   if (Array.isArray(scenarios)) checks.checks = onlyScenarios(checks.checks, scenarios);
   const withScenarios = scenarios !== false;
   const selection = request.selection ?? (await selectEngine(selectOptions(request)));
@@ -97,6 +101,7 @@ export async function planCertification(request: CertifyRequest): Promise<Certif
     selection,
     flags: selectionFlags(request, selection.spec.selection),
     checkSelectors: [...(request.checks ?? [])],
+    scenarioSelectors: Array.isArray(scenarios) ? [...scenarios] : null,
     checks: checks.checks,
     seeds,
     sources: planSources(checks.checks, seeds, withScenarios),
@@ -114,6 +119,9 @@ function onlyScenarios(checks: readonly Check[], names: readonly string[]): Chec
   const known = new Set(listScenarios().map((scenario) => scenario.name));
   const unknown = names.filter((name) => !known.has(name));
   if (unknown.length > 0) throw new UsageError(`no catalogue scenario ${unknown.map((name) => `"${name}"`).join(", ")}; see ctxbench scenarios list`);
+  // A name none of the checks reads would play nothing and judge nothing: say so instead of a quiet pass.
+  const unread = names.filter((name) => !checks.some((check) => check.scenarios.includes(name)));
+  if (unread.length > 0) throw new UsageError(`no selected check reads the scenario${unread.length > 1 ? "s" : ""} ${unread.map((name) => `"${name}"`).join(", ")}; ctxbench checks list shows what each check reads`);
   const wanted = new Set(names);
   return checks.map((check) => ({ ...check, scenarios: check.scenarios.filter((name) => wanted.has(name)) }));
 }

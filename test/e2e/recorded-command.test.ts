@@ -62,9 +62,16 @@ describe("the recorded command reproduces the run (as processes, with --plugins)
     expect(findings(first).benchmarks).toEqual([{ suite: "cache", engines: ["archivist"] }]);
   }, 480_000);
 
-  it("certify: plugin directory, checks, seed and a non-default --timeout", async () => {
-    const { first, again } = await recordedAndPasted(["certify", "--plugins", PLUGINS, "--engine", "archivist", "--checks", "ABC", "--seed", "4", "--timeout", "15000"], "--format json");
-    expect(first.runInfo.command).toBe(`ctxbench certify --engine archivist --plugins ${PLUGINS} --seed 4 --checks ABC --timeout 15000`);
+  it("certify: plugin directory, checks, scenarios, seed and a non-default --timeout", async () => {
+    const { first, again } = await recordedAndPasted(
+      ["certify", "--plugins", PLUGINS, "--engine", "archivist", "--checks", "ABC", "CMP-1", "--scenarios", "parallel-tool-calls", "--seed", "4", "--timeout", "15000"],
+      "--format json",
+    );
+    expect(first.runInfo.command).toBe(`ctxbench certify --engine archivist --plugins ${PLUGINS} --seed 4 --checks ABC CMP-1 --scenarios parallel-tool-calls --timeout 15000`);
     expect(findings(again)).toEqual(findings(first));
+    // CMP-1 judged the host's passes of that one scenario, and the pasted command judged the same ones.
+    const shape = (result: ResultJson) => result.certifications[0]!.checks.find((check) => check.id === "CMP-1/message-shape")!.message;
+    expect(shape(first)).toMatch(/[1-9]\d* host passes/);
+    expect(shape(again)).toBe(shape(first));
   }, 480_000);
 });
