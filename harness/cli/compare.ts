@@ -5,7 +5,7 @@ import { reportFormats } from "../../reports/formats.ts";
 import { UsageError } from "../util/errors.ts";
 import { wantsColor, type CliIo } from "./io.ts";
 import { prepareOutputDirectory, removeCreated } from "./output-paths.ts";
-import { boundOptions, boundsOf, checksOption, enginesSelection, pythonRuntimeOf, quietOption, seedOf, seedOption } from "./options.ts";
+import { boundOptions, boundsOf, checksOption, enginesSelection, pythonRuntimeOf, quietOption, scenariosOption, seedOf, seedOption } from "./options.ts";
 import { createProgress } from "./progress.ts";
 import { parsePath } from "./option-values.ts";
 
@@ -14,6 +14,7 @@ const compareOptions = () => ({
   ...enginesSelection,
   ...seedOption,
   ...checksOption,
+  ...scenariosOption,
   ...boundOptions,
   ...quietOption,
   suite: { array: true, choices: availableSuites(), describe: "Benchmark suite (repeatable; default: all)" },
@@ -40,6 +41,7 @@ export function compareCommand(io: CliIo): CommandModule<object, CompareArgs> {
     handler: async (args) => {
       const seed = seedOf(args.seed);
       if (!args.bench && !args.certify) throw new UsageError("--no-bench and --no-certify together leave nothing to compare");
+      if (!args.certify && args.scenarios !== undefined) throw new UsageError("--scenarios limits what the certifications play, and --no-certify leaves none");
       // --out is checked (and made) before any engine runs.
       const prepared = args.out === undefined ? null : prepareOutputDirectory("--out", args.out, io.cwd);
       const out = prepared?.path ?? null;
@@ -55,6 +57,7 @@ export function compareCommand(io: CliIo): CommandModule<object, CompareArgs> {
           suites: args.bench ? (args.suite ?? availableSuites()) : [],
           certify: args.certify,
           ...(args.checks !== undefined ? { checks: args.checks } : {}),
+          ...(args.scenarios !== undefined ? { scenarios: args.scenarios } : {}),
           ...(seed !== undefined ? { seed } : {}),
           quick: args.quick,
           bounds: boundsOf(args),

@@ -22,6 +22,8 @@ export interface CompareRequest {
   certify: boolean;
   /** Check ids, rules or prefixes each engine is certified on (default: all). */
   checks?: readonly string[];
+  /** The catalogue scenarios those checks play (default: every one they read). */
+  scenarios?: readonly string[];
   seed?: number;
   quick: boolean;
   bounds?: Partial<Bounds>;
@@ -71,7 +73,7 @@ export async function compareEngines(request: CompareRequest): Promise<CompareOu
   const plans: CertificationPlan[] = [];
   if (request.certify) {
     for (const name of names) {
-      plans.push(await planCertification({ cwd: request.cwd, engine: name, pluginDirs, ...runtimeOf(request), ...(seed !== undefined ? { seeds: [seed] } : {}), ...(request.checks !== undefined ? { checks: request.checks } : {}), bounds, isolate: request.isolate ?? true }));
+      plans.push(await planCertification({ cwd: request.cwd, engine: name, pluginDirs, ...runtimeOf(request), ...(seed !== undefined ? { seeds: [seed] } : {}), ...(request.checks !== undefined ? { checks: request.checks } : {}), ...(request.scenarios !== undefined ? { scenarios: request.scenarios } : {}), bounds, isolate: request.isolate ?? true }));
     }
   }
   for (const [index, plan] of plans.entries()) {
@@ -126,14 +128,17 @@ function runtimeOf(request: Pick<CompareRequest, "python" | "hermesAgent">): { p
 }
 
 /** Every flag that selected engines, plugins, suites and inputs, so pasting it reproduces the run. */
-export function compareCommandLine(names: readonly string[], pluginDirs: readonly string[], request: Pick<CompareRequest, "suites" | "certify" | "checks" | "seed" | "quick" | "python" | "hermesAgent" | "bounds" | "isolate">): string {
+export function compareCommandLine(names: readonly string[], pluginDirs: readonly string[], request: Pick<CompareRequest, "suites" | "certify" | "checks" | "scenarios" | "seed" | "quick" | "python" | "hermesAgent" | "bounds" | "isolate">): string {
   const words = ["ctxbench", "compare", ...names.flatMap((name) => ["--engine", name]), ...pluginDirs.flatMap((dir) => ["--plugins", dir])];
   if (request.python !== undefined) words.push("--python", request.python);
   if (request.hermesAgent !== undefined) words.push("--hermes-agent", request.hermesAgent);
   if (request.suites.length === 0) words.push("--no-bench");
   else words.push(...request.suites.flatMap((suite) => ["--suite", suite]));
   if (!request.certify) words.push("--no-certify");
-  else if (request.checks !== undefined && request.checks.length > 0) words.push("--checks", ...request.checks);
+  else {
+    if (request.checks !== undefined && request.checks.length > 0) words.push("--checks", ...request.checks);
+    if (request.scenarios !== undefined) words.push("--scenarios", ...request.scenarios);
+  }
   words.push("--seed", String(request.seed ?? 1));
   if (request.quick) words.push("--quick");
   words.push(...runShapingFlags({ ...(request.bounds !== undefined ? { bounds: request.bounds } : {}), ...(request.isolate !== undefined ? { isolate: request.isolate } : {}) }));

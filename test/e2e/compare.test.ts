@@ -23,4 +23,14 @@ describe("ctxbench compare (as a process)", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/leave nothing to compare/);
   });
+
+  it("refuses scenarios for certifications it will not run, and scenarios no check reads", async () => {
+    const [uncertified, unread] = await Promise.all([
+      ctxbench(["compare", "--engine", "truncate", "--no-certify", "--suite", "overhead", "--scenarios", "basic"]),
+      ctxbench(["compare", "--engine", "truncate", "--no-bench", "--checks", "ABC-2", "--scenarios", "basic"]),
+    ]);
+    expect([uncertified.code, unread.code]).toEqual([2, 2]);
+    expect(uncertified.stderr.trim()).toBe("ctxbench: --scenarios limits what the certifications play, and --no-certify leaves none");
+    expect(unread.stderr.trim()).toBe('ctxbench: no selected check reads the scenario "basic"; ctxbench checks list shows what each check reads');
+  });
 });

@@ -59,7 +59,8 @@ describe("Python plugins through the CLI (the Hermes bridge, python3 with the st
   }, TEST_MS);
 
   it("--hermes-agent DIR: the checkout's built-in compressor wins over ours with a notice, stubbing only the LLM seam", async () => {
-    const result = await ctxbench(["certify", "--hermes-agent", HERMES_AGENT, "--engine", "compressor", "--checks", "ABC", "REG", "CMP-1", "--format", "json"]);
+    // CMP-1 on one scenario: the point is which engine loads and how, and the recall case plays every scenario through the bridge.
+    const result = await ctxbench(["certify", "--hermes-agent", HERMES_AGENT, "--engine", "compressor", "--checks", "ABC", "REG", "CMP-1", "--scenarios", "parallel-tool-calls", "--format", "json"]);
     // CI once saw one unexpected outcome here: `prepare` rebuilt dist/ under this test (fixed in 310e892). Should one recur, say which and why.
     expect(result.code, `${result.stderr}\n${unexpectedOf(result.stdout)}`).toBe(0);
     expect(result.stderr).toContain(`note: testing the plugin "compressor" from ${HERMES_AGENT}; the bundled engine of that name stays reachable as bundled:compressor`);

@@ -43,12 +43,12 @@ async function recordedAndPasted(args: string[], json: string): Promise<{ first:
 
 describe("the recorded command reproduces the run (as processes, with --plugins)", () => {
   // THR-4 reads one seeded scenario (and a probe), so the seed is reproduced too; CMP-1 played all ten, for each engine, twice.
-  it("compare: plugin directory, engines, checks, seed, no benchmarks and a non-default --timeout", async () => {
+  it("compare: plugin directory, engines, checks, scenarios, seed, no benchmarks and a non-default --timeout", async () => {
     const { first, again } = await recordedAndPasted(
-      ["compare", "--plugins", PLUGINS, "--engine", "archivist", "--engine", "truncate", "--checks", "ABC-2", "THR-4", "--no-bench", "--seed", "2", "--timeout", "15000", "--quiet"],
+      ["compare", "--plugins", PLUGINS, "--engine", "archivist", "--engine", "truncate", "--checks", "ABC-2", "THR-4", "--scenarios", "compression-timeout", "--no-bench", "--seed", "2", "--timeout", "15000", "--quiet"],
       "--format json",
     );
-    expect(first.runInfo.command).toBe(`ctxbench compare --engine archivist --engine truncate --plugins ${PLUGINS} --no-bench --checks ABC-2 THR-4 --seed 2 --timeout 15000`);
+    expect(first.runInfo.command).toBe(`ctxbench compare --engine archivist --engine truncate --plugins ${PLUGINS} --no-bench --checks ABC-2 THR-4 --scenarios compression-timeout --seed 2 --timeout 15000`);
     expect(again.runInfo.command).toBe(first.runInfo.command);
     expect(findings(again)).toEqual(findings(first));
     expect(findings(first).certifications.map((c) => c.engine.name)).toEqual(["archivist", "truncate"]);
