@@ -1,12 +1,14 @@
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { builtFromCurrentSources } from "../../../bin/built.mjs";
 import { CHECKS } from "../checks/index.ts";
 import { FIXTURES } from "../fixtures/index.ts";
 import { runChecks, type EngineUnderTest, type RunnerOptions } from "../runner.ts";
 import { fixtureUnderTest, HOST_SCENARIOS } from "../test-support.ts";
 import type { EvaluatedCheck } from "../types.ts";
 import { loadEngine } from "../../plugins/load.ts";
-import { NodeEngineFactory } from "./node-engines.ts";
+import { NODE_ADAPTER, NodeEngineFactory } from "./node-engines.ts";
 
 /**
  * The engine protocol is faithful: a TypeScript engine certified through it (the Node adapter, a
@@ -14,12 +16,19 @@ import { NodeEngineFactory } from "./node-engines.ts";
  */
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
-const BY_CHECK = fileURLToPath(new URL("../fixtures/by-check.ts", import.meta.url));
+/**
+ * The adapter and the fixtures as the package ships them when dist/ is a build of these very
+ * sources: an adapter running the sources registers tsx and compiles the harness again in each of
+ * the forty-odd processes (about 0.4 s of CPU apiece); else the sources.
+ */
+const COMPILED = builtFromCurrentSources(REPO);
+const ADAPTER = COMPILED ? join(REPO, "dist/harness/conformance/faithfulness/node-adapter.mjs") : NODE_ADAPTER;
+const BY_CHECK = COMPILED ? join(REPO, "dist/harness/conformance/fixtures/by-check.js") : fileURLToPath(new URL("../fixtures/by-check.ts", import.meta.url));
 const factories: NodeEngineFactory[] = [];
 afterAll(() => Promise.all(factories.map((factory) => factory.dispose())));
 
 function overProtocol(engine: EngineUnderTest, spec: ConstructorParameters<typeof NodeEngineFactory>[0]): EngineUnderTest {
-  const factory = new NodeEngineFactory(spec);
+  const factory = new NodeEngineFactory(spec, { args: [ADAPTER] });
   factories.push(factory);
   return { ...engine, createFresh: () => factory.createFresh() };
 }
