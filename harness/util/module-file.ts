@@ -21,18 +21,20 @@ export function nodeArgumentsFor(file: string): string[] {
 const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /**
- * Node's arguments to start a process from the module beside `from`. Compiled, that module.
- * From the sources, always through tsx (the process may be handed TypeScript: a plugin, or a
- * fixture importing the sources), but the module itself is its compiled twin in dist/ when dist/
- * is a build of exactly these sources (bin/built.mjs, the check bin/ctxbench.mjs makes): the same
- * code, without compiling a hundred modules through tsx at every start, and with the build's disk
- * cache (tests certifying with players from the sources took about 60 % more CPU).
+ * Node's arguments to start a process from the module beside `from`. Compiled, that module. From
+ * the sources, its compiled twin in dist/ when dist/ is a build of exactly these sources
+ * (bin/built.mjs, the check bin/ctxbench.mjs makes): the same code, without compiling a hundred
+ * modules through tsx at every start, and with the build's disk cache (tests certifying with
+ * players from the sources took about 60 % more CPU). Like the process the CLI starts, the twin
+ * registers tsx itself when it is handed TypeScript (harness/plugins/typescript-loader.ts):
+ * registering it up front cost every process a loader thread, about 0.2 s of CPU. Else the
+ * source module through tsx.
  */
 export function processArguments(from: string, relativeWithoutExtension: string, root: string = PACKAGE_ROOT): string[] {
   const file = siblingModule(from, relativeWithoutExtension);
   if (!/\.[cm]?ts$/.test(file)) return [file];
   const twin = compiledTwin(file, root);
-  return twin === undefined ? nodeArgumentsFor(file) : ["--import", import.meta.resolve("tsx"), twin];
+  return twin === undefined ? nodeArgumentsFor(file) : [twin];
 }
 
 /** dist/'s build of a source module, when there is one and dist/ is a build of the sources as they are. */
