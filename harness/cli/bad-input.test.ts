@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, it } from "vitest";
+import { builtFromCurrentSources } from "../../bin/built.mjs";
 import { badInputRows } from "./bad-input-rows.test-support.ts";
 import { runCli } from "./main.ts";
 import { memoryIo } from "./test-io.ts";
@@ -11,7 +13,10 @@ import { memoryIo } from "./test-io.ts";
 // test/e2e/bad-input.test.ts; starting Node 130 times proved it no further.
 const work = mkdtempSync(join(tmpdir(), "ctxbench-bad-input-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-const CONTRACT = new URL("../contract/context-engine.ts", import.meta.url).href;
+// The contract module the players load: dist/'s when dist/ is a build of these sources (they run
+// compiled then, and a JavaScript plugin gets no TypeScript loader, as under the CLI), else the sources.
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const CONTRACT = builtFromCurrentSources(REPO) ? pathToFileURL(join(REPO, "dist/harness/contract/context-engine.js")).href : new URL("../contract/context-engine.ts", import.meta.url).href;
 
 let cwds = 0;
 describe("bad inputs are exit 2, one line, nothing written (runCli in-process)", () => {
