@@ -35,12 +35,17 @@ export const checksOption = {
   checks: { type: "string", array: true, coerce: (raw: unknown) => parseEach("--checks", raw, parseCheckSelector), describe: "Check ids, rules or prefixes to run (e.g. CMP-2, CMP-2/orphaned-result, THR); default all" },
 } as const satisfies Record<string, Options>;
 
-/** The catalogue scenarios the checks play (certify): a quicker run while fixing what one scenario shows. */
+/** The catalogue scenarios the checks play (certify, compare): a quicker run while fixing what one scenario shows. */
 export const scenariosOption = {
   scenarios: {
     type: "string",
     array: true,
-    coerce: (raw: unknown) => parseEach("--scenarios", raw, parseScenarioName),
+    coerce: (raw: unknown) => {
+      const names = parseEach("--scenarios", raw, parseScenarioName);
+      // Without a name it would play the probes alone: more likely a slip than a wish.
+      if (names.length === 0) throw new UsageError("--scenarios needs a catalogue scenario name (ctxbench scenarios list)");
+      return names;
+    },
     describe: "Play only these catalogue scenarios (names from ctxbench scenarios list); the checks' probes still run; default every scenario the checks read",
   },
 } as const satisfies Record<string, Options>;

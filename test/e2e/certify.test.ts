@@ -201,6 +201,7 @@ describe("ctxbench certify (as a process)", { timeout: 150_000 }, () => {
     [["certify", "--engine", "compressor", "--seed", "1", "--seeds", "2,3"], "give --seed or --seeds, not both"],
     [["certify", "--engine", "compressor", "--checks", "NOPE-9"], "NOPE-9"],
     [["certify", "--engine", "compressor", "--scenarios", "no-such-scenario"], 'no catalogue scenario "no-such-scenario"'],
+    [["certify", "--engine", "compressor", "--scenarios"], "--scenarios needs a catalogue scenario name"],
     [["certify", "--engine", "compressor", "--checks", "CMP-1", "--scenarios", "long-session"], 'no selected check reads the scenario "long-session"'],
     [["certify", "--engine", "compressor", "--scenarios", "basic", "--shard", "1/2"], "give --scenarios or --shard, not both"],
     [["certify", "--engine", "compressor", "--expectations", "missing.yaml"], "missing.yaml"],
