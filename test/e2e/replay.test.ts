@@ -16,8 +16,8 @@ import { childEnv, ctxbench, REPO } from "./support.ts";
  * fixture engine as a plugin, run each replay command its repro file prints exactly as printed,
  * and find the check's evidence in the trace that command writes. A check reading several
  * catalogue scenarios is certified on one of them (`--scenarios`, as an author rechecking one
- * failure would): every scenario costs a certification of a whole catalogue's play, and one
- * shows the failure and its replay as well as ten.
+ * failure would): its ten scenarios cost more than a whole truncate certification, and one shows
+ * the failure and its replay as well as ten.
  */
 const CHECKS = [
   "REG-5/name-matches-selection",
@@ -80,15 +80,15 @@ describe.concurrent("every failing check's replay command records its evidence",
   it.each(CHECKS)("%s", async (check) => {
     const name = NAMES.get(check)!;
     const cwd = mkdtempSync(join(work, "case-"));
-    const read = CATALOGUE.find((entry) => entry.id === check)!.scenarios;
-    const scenarios = read.length > 1 ? ["--scenarios", read.includes("parallel-tool-calls") ? "parallel-tool-calls" : read[0]!] : [];
+    const entry = CATALOGUE.find((candidate) => candidate.id === check)!;
+    const scenarios = entry.scenarios.length > 1 ? ["--scenarios", entry.scenarios.includes("parallel-tool-calls") ? "parallel-tool-calls" : entry.scenarios[0]!] : [];
     const certify = await ctxbench(["certify", "--plugins", plugins, "--engine", name, "--checks", check, ...scenarios, "--out", "out"], { cwd, timeoutMs: 200_000 });
     // A SHOULD failure is a warning: exit 0, but it still gets a repro.
-    expect(certify.code, certify.stderr).toBe(CATALOGUE.find((entry) => entry.id === check)!.level === "MUST" ? 1 : 0);
+    expect(certify.code, certify.stderr).toBe(entry.level === "MUST" ? 1 : 0);
     const result = parseResult(readFileSync(join(cwd, "out", "result.json"), "utf8"));
     // The recorded command repeats the scenarios played.
     if (scenarios.length > 0) expect(result.runInfo.command).toContain(scenarios.join(" "));
-    const reported = result.certifications[0]!.checks.find((entry) => entry.id === check)!;
+    const reported = result.certifications[0]!.checks.find((candidate) => candidate.id === check)!;
     expect(reported.outcome).toBe("fail");
     const repro = readFileSync(join(cwd, "out", "repro", `${check.replace(/[^A-Za-z0-9-]+/g, "_")}.md`), "utf8");
     const commands = repro.split("\n").filter((line) => line.startsWith("ctxbench run "));
