@@ -5,6 +5,11 @@ import { shellLine } from "./plan.ts";
 export interface ReplayCommands {
   /** Certifies this one check again, at the seed that shows the outcome. */
   certify: string;
+  /**
+   * The same on only the catalogue scenarios that show the outcome (the check's probes still run),
+   * when the check read others too: the quicker loop while fixing it. Null otherwise.
+   */
+  certifyShown: string | null;
   /** One `ctxbench run` per run that shows it, writing the trace the check read. */
   runs: Array<{ source: string; seed: number; command: string }>;
 }
@@ -23,10 +28,13 @@ export function replayTraceFile(source: string, seed: number): string {
 export function replayCommands(flags: readonly string[], result: EvaluatedCheck): ReplayCommands {
   const seed = result.shownBy[0]?.seed ?? result.seeds[0] ?? 1;
   const certify = shellLine(["ctxbench", "certify", ...flags, "--checks", result.id, "--seed", String(seed)]);
+  const scenariosOf = (sources: readonly string[]) => new Set(sources.map(parseSourceLabel).filter((label) => label.kind === "scenario").map((label) => label.name));
+  const shown = [...scenariosOf(result.shownBy.map((run) => run.source))];
+  const certifyShown = shown.length > 0 && shown.length < scenariosOf(result.sources).size ? shellLine(["ctxbench", "certify", ...flags, "--checks", result.id, "--scenarios", ...shown, "--seed", String(seed)]) : null;
   const runs = result.shownBy.map(({ source, seed: runSeed }) => {
     const { kind, name } = parseSourceLabel(source);
     const what = kind === "scenario" ? ["--scenario", name] : ["--probe", name];
     return { source, seed: runSeed, command: shellLine(["ctxbench", "run", ...flags, ...what, "--seed", String(runSeed), "--trace", replayTraceFile(source, runSeed)]) };
   });
-  return { certify, runs };
+  return { certify, certifyShown, runs };
 }

@@ -31,6 +31,18 @@ describe("repro files", () => {
     expect(reproFileName("UID-7/shared-uid")).toBe("UID-7_shared-uid.md");
   });
 
+  it("offer the check on only the scenarios that show it when it read others too", () => {
+    const read = { ...result, sources: ["scenario:duplicate-uids", "scenario:preflight", "scenario:copies", "probe:compress"] };
+    const shownByTwo = { ...read, shownBy: [{ source: "scenario:preflight", seed: 7 }, { source: "probe:compress", seed: 7 }, { source: "scenario:duplicate-uids", seed: 7 }, { source: "scenario:preflight", seed: 7 }] };
+    expect(replayCommands(["--engine", "x"], shownByTwo).certifyShown).toBe("ctxbench certify --engine x --checks UID-7/shared-uid --scenarios preflight duplicate-uids --seed 7");
+    const text = renderRepro(shownByTwo, "x", ["--engine", "x"]);
+    expect(text).toContain("ctxbench certify --engine x --checks UID-7/shared-uid --seed 7\n# quicker while you fix it: only the scenarios that show it (and the check's probes)\nctxbench certify --engine x --checks UID-7/shared-uid --scenarios preflight duplicate-uids --seed 7\n```");
+    // Every scenario read shows it, or only a probe does: nothing quicker to offer.
+    expect(replayCommands(["--engine", "x"], { ...read, shownBy: ["duplicate-uids", "preflight", "copies"].map((name) => ({ source: `scenario:${name}`, seed: 7 })) }).certifyShown).toBeNull();
+    expect(replayCommands(["--engine", "x"], { ...read, shownBy: [{ source: "probe:compress", seed: 7 }] }).certifyShown).toBeNull();
+    expect(renderRepro({ ...read, shownBy: [{ source: "probe:compress", seed: 7 }] }, "x", ["--engine", "x"])).not.toContain("--scenarios");
+  });
+
   it("replay the seed of the first run that shows the outcome", () => {
     const commands = replayCommands(["--engine", "x"], { ...result, seeds: [1, 2, 3], shownBy: [{ source: "scenario:preflight", seed: 3 }] });
     expect(commands.certify).toBe("ctxbench certify --engine x --checks UID-7/shared-uid --seed 3");

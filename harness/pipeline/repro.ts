@@ -29,6 +29,7 @@ export function renderRepro(result: EvaluatedCheck, engine: string, flags: reado
     "",
     "```sh",
     commands.certify,
+    ...(commands.certifyShown === null ? [] : ["# quicker while you fix it: only the scenarios that show it (and the check's probes)", commands.certifyShown]),
     "```",
     "",
     "Each run that shows it, its trace written to a file (the evidence below is in it):",
