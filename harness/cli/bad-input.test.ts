@@ -3,20 +3,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, it } from "vitest";
-import { builtFromCurrentSources } from "../../bin/built.mjs";
 import { badInputRows } from "./bad-input-rows.test-support.ts";
 import { runCli } from "./main.ts";
 import { memoryIo } from "./test-io.ts";
+import { loadedModuleOf } from "../util/module-file.ts";
 
 // Every bad-input row through the CLI's parser, validators and one error handler, in-process: the
 // process boundary (bin, exit status, real stdio) is proven once per error class by
 // test/e2e/bad-input.test.ts; starting Node 130 times proved it no further.
 const work = mkdtempSync(join(tmpdir(), "ctxbench-bad-input-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-// The contract module the players load: dist/'s when dist/ is a build of these sources (they run
-// compiled then, and a JavaScript plugin gets no TypeScript loader, as under the CLI), else the sources.
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const CONTRACT = builtFromCurrentSources(REPO) ? pathToFileURL(join(REPO, "dist/harness/contract/context-engine.js")).href : new URL("../contract/context-engine.ts", import.meta.url).href;
+// The contract module the players load (a JavaScript plugin gets no TypeScript loader in a compiled player, as under the CLI).
+const CONTRACT = pathToFileURL(loadedModuleOf(fileURLToPath(new URL("../contract/context-engine.ts", import.meta.url)))).href;
 
 let cwds = 0;
 describe("bad inputs are exit 2, one line, nothing written (runCli in-process)", () => {

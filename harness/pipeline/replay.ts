@@ -27,10 +27,11 @@ export function replayTraceFile(source: string, seed: number): string {
  */
 export function replayCommands(flags: readonly string[], result: EvaluatedCheck): ReplayCommands {
   const seed = result.shownBy[0]?.seed ?? result.seeds[0] ?? 1;
-  const certify = shellLine(["ctxbench", "certify", ...flags, "--checks", result.id, "--seed", String(seed)]);
+  const certifyCheck = (...narrowing: string[]) => shellLine(["ctxbench", "certify", ...flags, "--checks", result.id, ...narrowing, "--seed", String(seed)]);
   const scenariosOf = (sources: readonly string[]) => new Set(sources.map(parseSourceLabel).filter((label) => label.kind === "scenario").map((label) => label.name));
   const shown = [...scenariosOf(result.shownBy.map((run) => run.source))];
-  const certifyShown = shown.length > 0 && shown.length < scenariosOf(result.sources).size ? shellLine(["ctxbench", "certify", ...flags, "--checks", result.id, "--scenarios", ...shown, "--seed", String(seed)]) : null;
+  const certify = certifyCheck();
+  const certifyShown = shown.length > 0 && shown.length < scenariosOf(result.sources).size ? certifyCheck("--scenarios", ...shown) : null;
   const runs = result.shownBy.map(({ source, seed: runSeed }) => {
     const { kind, name } = parseSourceLabel(source);
     const what = kind === "scenario" ? ["--scenario", name] : ["--probe", name];

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { nodeArgumentsFor, processArguments, siblingModule } from "./module-file.ts";
+import { loadedModuleOf, nodeArgumentsFor, processArguments, siblingModule } from "./module-file.ts";
 
 describe("siblingModule", () => {
   it("keeps the caller's own extension: .ts from the sources, .js compiled", () => {
@@ -59,6 +59,14 @@ describe("processArguments", () => {
     }
     const root = checkout("current");
     expect(processArguments(from(root), "./missing", root)).toEqual(throughTsx(join(root, "harness/player/missing.ts")));
+  });
+
+  it("loadedModuleOf names the module such a process loads: the twin when dist/ is current, else the source", () => {
+    const current = checkout("current");
+    expect(loadedModuleOf(join(current, "harness/player/entry.ts"), current)).toBe(join(current, "dist/harness/player/entry.js"));
+    expect(loadedModuleOf(join(current, "harness/player/missing.ts"), current)).toBe(join(current, "harness/player/missing.ts"));
+    const stale = checkout("stale");
+    expect(loadedModuleOf(join(stale, "harness/player/entry.ts"), stale)).toBe(join(stale, "harness/player/entry.ts"));
   });
 
   it("compiled, is the sibling module itself, without tsx", () => {

@@ -37,6 +37,15 @@ export function processArguments(from: string, relativeWithoutExtension: string,
   return twin === undefined ? nodeArgumentsFor(file) : [twin];
 }
 
+/**
+ * The module a process started by `processArguments` loads for a source file: dist/'s build of it
+ * when dist/ is current, else the file itself. A test's plugin imports this, so that a compiled
+ * player (which registers tsx only for TypeScript plugins) can load it and shares its modules.
+ */
+export function loadedModuleOf(file: string, root: string = PACKAGE_ROOT): string {
+  return compiledTwin(file, root) ?? file;
+}
+
 /** dist/'s build of a source module, when there is one and dist/ is a build of the sources as they are. */
 function compiledTwin(file: string, root: string): string | undefined {
   const inside = relative(root, file);

@@ -1,13 +1,12 @@
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { builtFromCurrentSources } from "../../../bin/built.mjs";
 import { CHECKS } from "../checks/index.ts";
 import { FIXTURES } from "../fixtures/index.ts";
 import { runChecks, type EngineUnderTest, type RunnerOptions } from "../runner.ts";
 import { fixtureUnderTest, HOST_SCENARIOS } from "../test-support.ts";
 import type { EvaluatedCheck } from "../types.ts";
 import { loadEngine } from "../../plugins/load.ts";
+import { loadedModuleOf } from "../../util/module-file.ts";
 import { NODE_ADAPTER, NodeEngineFactory } from "./node-engines.ts";
 
 /**
@@ -21,9 +20,8 @@ const REPO = fileURLToPath(new URL("../../../", import.meta.url));
  * sources: an adapter running the sources registers tsx and compiles the harness again in each of
  * the forty-odd processes (about 0.4 s of CPU apiece); else the sources.
  */
-const COMPILED = builtFromCurrentSources(REPO);
-const ADAPTER = COMPILED ? join(REPO, "dist/harness/conformance/faithfulness/node-adapter.mjs") : NODE_ADAPTER;
-const BY_CHECK = COMPILED ? join(REPO, "dist/harness/conformance/fixtures/by-check.js") : fileURLToPath(new URL("../fixtures/by-check.ts", import.meta.url));
+const ADAPTER = loadedModuleOf(NODE_ADAPTER);
+const BY_CHECK = loadedModuleOf(fileURLToPath(new URL("../fixtures/by-check.ts", import.meta.url)));
 const factories: NodeEngineFactory[] = [];
 afterAll(() => Promise.all(factories.map((factory) => factory.dispose())));
 
