@@ -1,5 +1,6 @@
 """ctxbench's Hermes bridge. The host runs it as `python3 -s -B -P bridge/hermes/main.py` with a
-scrubbed environment and PYTHONHASHSEED=0 (see harness/engine-protocol/hermes.ts)."""
+scrubbed environment and PYTHONHASHSEED=0 (see harness/engine-protocol/hermes.ts); with
+`--fork-server` it is the server that forks those processes (lib/_ctxbench_bridge/forks.py)."""
 import os
 import sys
 
@@ -15,4 +16,8 @@ sys.path.insert(0, os.path.join(_here, "lib"))
 
 from _ctxbench_bridge.server import serve  # noqa: E402
 
+if sys.argv[1:] == ["--fork-server"]:
+    from _ctxbench_bridge.forks import fork_server
+
+    fork_server()
 serve()

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 import type { HostModuleRecord } from "../contract/native.ts";
 import { UsageError } from "../util/errors.ts";
 import { JsonRpcPeer, RpcError, type PeerHandlers } from "./json-rpc.ts";
@@ -46,11 +47,25 @@ export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const STDERR_TAIL_BYTES = 8 * 1024;
 const SHUTDOWN_GRACE_MS = 2_000;
 
-const live = new Set<ChildProcess>();
+/** What the host needs of an engine-side process: a spawned child, or one a fork server made (fork-server.ts). */
+export interface EngineChild {
+  kill(signal: NodeJS.Signals): unknown;
+  once(event: "exit", listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+  once(event: "error", listener: (error: Error) => void): unknown;
+}
+
+/** An engine-side process's streams: the channel in and out, and its own output. */
+export interface EngineStreams {
+  input: Writable;
+  output: Readable;
+  stderr: Readable;
+}
+
+const live = new Set<EngineChild>();
 let exitHookInstalled = false;
 
 /** Never leave an engine process behind this one (a hung thread cannot keep it alive either). */
-function killOnExit(child: ChildProcess): void {
+export function killOnExit(child: EngineChild): void {
   live.add(child);
   child.once("exit", () => live.delete(child));
   if (exitHookInstalled) return;
@@ -70,7 +85,7 @@ export class EngineFamily {
   readonly options: FamilyOptions;
   /** select_context's request by reference, when the engine side speaks `message-refs`; else null. */
   readonly messageRefs: MessageRefEncoder | null;
-  readonly #child: ChildProcess;
+  readonly #child: EngineChild;
   readonly #peer: JsonRpcPeer;
   readonly #hostModules: HostModuleRecord[];
   #hostHooks: Record<string, number> = {};
@@ -79,7 +94,7 @@ export class EngineFamily {
   readonly #onHooks = new Set<() => void>();
   readonly #watchdog: Watchdog;
 
-  private constructor(child: ChildProcess, peer: JsonRpcPeer, options: FamilyOptions, environment: InitializeResult, state: FamilyState) {
+  private constructor(child: EngineChild, peer: JsonRpcPeer, options: FamilyOptions, environment: InitializeResult, state: FamilyState) {
     this.#child = child;
     this.#peer = peer;
     this.options = options;
@@ -230,16 +245,16 @@ export type ProcessOptions = Omit<FamilyOptions, "initialize">;
 
 /**
  * An engine-side process that has not been given a plugin yet. `EngineFamily.adopt` loads one
- * into it; a factory keeps one started ahead of need, so a fresh engine does not wait for the
- * interpreter to start.
+ * into it; a factory forks one from its fork server, or keeps one started ahead of need, so a
+ * fresh engine does not wait for an interpreter to start.
  */
 export class EngineProcess {
-  readonly child: ChildProcess;
+  readonly child: EngineChild;
   readonly peer: JsonRpcPeer;
   readonly state: FamilyState;
   readonly exited: Promise<void>;
 
-  private constructor(child: ChildProcess, peer: JsonRpcPeer, state: FamilyState, exited: Promise<void>) {
+  private constructor(child: EngineChild, peer: JsonRpcPeer, state: FamilyState, exited: Promise<void>) {
     this.child = child;
     this.peer = peer;
     this.state = state;
@@ -249,14 +264,21 @@ export class EngineProcess {
   static spawn(options: ProcessOptions): EngineProcess {
     const child = spawn(options.command, [...options.args], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
     killOnExit(child);
+    const started = EngineProcess.over(child, { input: child.stdin!, output: child.stdout!, stderr: child.stderr! }, options);
+    child.unref();
+    return started;
+  }
+
+  /** The protocol over a started process's streams (spawned here, or forked by a fork server). */
+  static over(child: EngineChild, streams: EngineStreams, options: ProcessOptions): EngineProcess {
     const state: FamilyState = { family: null, hostModules: [], stderr: "", pendingHooks: null, exit: null, onStderr: options.onStderr ?? null };
-    const peer = new JsonRpcPeer(child.stdout!, child.stdin!, {
+    const peer = new JsonRpcPeer(streams.output, streams.input, {
       onRequest: (method, params) => answerEngine(state.family?.options ?? options, method, params),
       onNotification: (method, params) => onNotification(state, method, params),
       onSettled: () => state.family?.noteSettled(),
       ...(options.onMessage ? { onMessage: options.onMessage } : {}),
     });
-    child.stderr!.on("data", (chunk: Buffer) => {
+    streams.stderr.on("data", (chunk: Buffer) => {
       const text = chunk.toString("utf8");
       state.stderr = (state.stderr + text).slice(-STDERR_TAIL_BYTES);
       state.family?.noteStderr(state.stderr);
@@ -274,8 +296,10 @@ export class EngineProcess {
         resolve();
       });
     });
-    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
-    child.unref();
+    for (const stream of [streams.input, streams.output, streams.stderr]) (stream as { unref?: () => void }).unref?.();
+    // A forked process's sockets were read (their first byte) before these listeners: let them flow.
+    streams.output.resume();
+    streams.stderr.resume();
     return new EngineProcess(child, peer, state, exited);
   }
 

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EngineFamily, EngineLoadError, EngineProcess, type FamilyOptions, type LlmHandler, type ProcessOptions } from "./family.ts";
 import type { PluginManifestInfo, PluginMode } from "./messages.ts";
+import { ForkServer } from "./fork-server.ts";
 import { findPython } from "./python.ts";
 import { remoteEngine, type RemoteEngine } from "./remote-engine.ts";
 
@@ -89,6 +90,14 @@ export function bridgeArgs(version: string): string[] {
   return ["-s", "-B", ...(major > 3 || (major === 3 && minor >= 11) ? ["-P"] : []), HERMES_BRIDGE];
 }
 
+/**
+ * Bridge processes are forked from one server on POSIX systems; CTXBENCH_PYTHON_FORK=0 starts an
+ * interpreter for each instead (as on Windows, which has no fork).
+ */
+function forkingAllowed(env: NodeJS.ProcessEnv): boolean {
+  return process.platform !== "win32" && env["CTXBENCH_PYTHON_FORK"] !== "0";
+}
+
 /** The environment a bridge child gets: the caller's without PYTHON* variables or the user's HERMES_HOME (the bridge sets the sandbox's). */
 function bridgeEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -108,7 +117,9 @@ export class PythonEngineFactory {
   readonly options: PythonEngineOptions;
   readonly #families = new Set<EngineFamily>();
   readonly #ownHomes = new Map<EngineFamily, string>();
-  /** A bridge process started ahead of need: the next fresh engine skips the interpreter's start. */
+  /** Forks the bridge processes (started with the first); null before, or where there is no fork. */
+  #forks: ForkServer | null = null;
+  /** Without a fork server: a bridge process started ahead of need, so the next fresh engine skips the interpreter's start. */
   #spare: EngineProcess | null = null;
   #disposed = false;
 
@@ -157,8 +168,14 @@ export class PythonEngineFactory {
     return options;
   }
 
-  /** The spare if it is still usable, else a new process; and a new spare started for next time. */
-  #takeProcess(processOptions: ProcessOptions): EngineProcess {
+  /**
+   * A bridge process forked by the fork server; where it cannot fork, the spare if it is still
+   * usable, else a new process, and a new spare started for next time.
+   */
+  async #takeProcess(processOptions: ProcessOptions): Promise<EngineProcess> {
+    if (this.#forks === null && !this.#disposed && forkingAllowed(this.options.env ?? process.env)) this.#forks = new ForkServer(processOptions);
+    const forked = this.#forks?.alive ? await this.#forks.fork() : null;
+    if (forked !== null) return EngineProcess.over(forked.child, forked.streams, processOptions);
     const spare = this.#spare;
     this.#spare = this.#disposed ? null : EngineProcess.spawn(processOptions);
     if (spare?.alive) return spare;
@@ -184,7 +201,7 @@ export class PythonEngineFactory {
     };
     let family: EngineFamily;
     try {
-      family = await EngineFamily.adopt(this.#takeProcess(processOptions), familyOptions);
+      family = await EngineFamily.adopt(await this.#takeProcess(processOptions), familyOptions);
     } catch (error) {
       if (own) removeSandbox(own);
       throw error;
@@ -204,5 +221,7 @@ export class PythonEngineFactory {
     this.#spare?.kill();
     this.#spare = null;
     await Promise.all([...this.#families].map((family) => this.#disposeFamily(family)));
+    this.#forks?.close();
+    this.#forks = null;
   }
 }

@@ -1,0 +1,227 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { EventEmitter } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
+import { PassThrough, Writable } from "node:stream";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { killOnExit, type EngineChild, type EngineStreams } from "./family.ts";
+
+/** How long a forked process may take to connect its two sockets before the fork counts as failed. */
+const CONNECT_BOUND_MS = 10_000;
+/** After the server reports an exit, how long to wait for the channel to close (its last frames read) before saying so. */
+const CLOSE_GRACE_MS = 200;
+
+/** A bridge process a fork server made: killed by pid, its exit reported by the server that reaps it. */
+class ForkedChild extends EventEmitter implements EngineChild {
+  #exited = false;
+
+  constructor(
+    readonly pid: number,
+    readonly channel: Socket,
+  ) {
+    super();
+  }
+
+  kill(signal: NodeJS.Signals): boolean {
+    if (this.#exited) return false;
+    try {
+      process.kill(this.pid, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The server reaped it: say so once the channel has closed, so frames it wrote last are read first. */
+  reaped(code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.#exited) return;
+    this.#exited = true;
+    const emit = () => {
+      clearTimeout(timer);
+      this.emit("exit", code, signal);
+    };
+    const timer = setTimeout(emit, CLOSE_GRACE_MS);
+    if (this.channel.closed) emit();
+    else this.channel.once("close", emit);
+  }
+}
+
+interface PendingFork {
+  resolve: (started: { child: ForkedChild; streams: EngineStreams } | null) => void;
+  server: Server;
+  path: string;
+  channel?: Socket;
+  stderr?: Socket;
+  pid?: number;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * The Hermes bridge's fork server (bridge/hermes/lib/_ctxbench_bridge/forks.py): one interpreter,
+ * started once, forks a bridge process per engine family instead of a new interpreter starting for
+ * each, which was most of a short run's Python CPU time. Each fork connects back over a Unix socket
+ * of its own. `fork()` answers null when the server cannot fork (it never started, or it died):
+ * the caller then spawns as before.
+ */
+export class ForkServer {
+  readonly #process: ChildProcess;
+  readonly #dir: string;
+  readonly #pending = new Map<number, PendingFork>();
+  readonly #children = new Map<number, ForkedChild>();
+  #nextId = 1;
+  #buffer = "";
+  #dead = false;
+
+  constructor(options: { command: string; args: readonly string[]; cwd?: string; env?: NodeJS.ProcessEnv }) {
+    this.#dir = mkdtempSync(join(tmpdir(), "cxb-fork-"));
+    this.#process = spawn(options.command, [...options.args, "--fork-server"], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "ignore"] });
+    killOnExit(this.#process);
+    this.#process.stdout!.setEncoding("utf8");
+    this.#process.stdout!.on("data", (text: string) => this.#read(text));
+    this.#process.once("exit", () => this.#die());
+    this.#process.once("error", () => this.#die());
+    this.#process.stdin!.on("error", () => this.#die());
+    (this.#process.stdout as unknown as { unref?: () => void }).unref?.();
+    (this.#process.stdin as unknown as { unref?: () => void }).unref?.();
+    this.#process.unref();
+  }
+
+  get alive(): boolean {
+    return !this.#dead;
+  }
+
+  /** A new bridge process, its channel and stderr connected; null when the server cannot make one. */
+  fork(): Promise<{ child: EngineChild; streams: EngineStreams } | null> {
+    if (this.#dead) return Promise.resolve(null);
+    const id = this.#nextId++;
+    const path = join(this.#dir, `${id}.sock`);
+    return new Promise((resolve) => {
+      const server = createServer((socket) => this.#accepted(id, socket));
+      const pending: PendingFork = { resolve, server, path, timer: setTimeout(() => this.#fail(id), CONNECT_BOUND_MS) };
+      this.#pending.set(id, pending);
+      server.on("error", () => this.#fail(id));
+      server.listen(path, () => {
+        server.unref();
+        if (this.#dead) return this.#fail(id);
+        this.#process.stdin!.write(`${JSON.stringify({ fork: id, path })}\n`);
+      });
+    });
+  }
+
+  /** End the server; the forks still running are killed by it (stdin's end) or, failing that, here. */
+  close(): void {
+    this.#process.stdin!.end();
+    for (const child of this.#children.values()) child.kill("SIGKILL");
+    this.#die();
+  }
+
+  #accepted(id: number, socket: Socket): void {
+    const pending = this.#pending.get(id);
+    if (pending === undefined) return void socket.destroy();
+    socket.once("readable", () => {
+      const tag = socket.read(1) as Buffer | null;
+      if (tag?.toString() === "c" && pending.channel === undefined) pending.channel = socket;
+      else if (tag?.toString() === "e" && pending.stderr === undefined) pending.stderr = socket;
+      else return void socket.destroy();
+      this.#settle(id);
+    });
+  }
+
+  #read(text: string): void {
+    this.#buffer += text;
+    let newline: number;
+    while ((newline = this.#buffer.indexOf("\n")) >= 0) {
+      const line = this.#buffer.slice(0, newline);
+      this.#buffer = this.#buffer.slice(newline + 1);
+      let event: { forked?: number; pid?: number; error?: string; exit?: number; code?: number | null; signal?: NodeJS.Signals | null };
+      try {
+        event = JSON.parse(line) as typeof event;
+      } catch {
+        continue;
+      }
+      if (typeof event.forked === "number") {
+        const pending = this.#pending.get(event.forked);
+        if (pending === undefined) continue;
+        if (typeof event.pid !== "number") this.#fail(event.forked);
+        else {
+          pending.pid = event.pid;
+          this.#settle(event.forked);
+        }
+      } else if (typeof event.exit === "number") {
+        const child = this.#children.get(event.exit);
+        this.#children.delete(event.exit);
+        child?.reaped(event.code ?? null, event.signal ?? null);
+        // A fork that ended before it connected.
+        for (const [id, pending] of this.#pending) if (pending.pid === event.exit) this.#fail(id);
+      }
+    }
+  }
+
+  #settle(id: number): void {
+    const pending = this.#pending.get(id);
+    if (pending?.pid === undefined || pending.channel === undefined || pending.stderr === undefined) return;
+    this.#finish(id);
+    const child = new ForkedChild(pending.pid, pending.channel);
+    this.#children.set(pending.pid, child);
+    killOnExit(child);
+    pending.resolve({ child, streams: channelStreams(pending.channel, pending.stderr) });
+  }
+
+  #fail(id: number): void {
+    const pending = this.#pending.get(id);
+    if (pending === undefined) return;
+    this.#finish(id);
+    pending.channel?.destroy();
+    pending.stderr?.destroy();
+    if (pending.pid !== undefined) {
+      try {
+        process.kill(pending.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    pending.resolve(null);
+  }
+
+  #finish(id: number): void {
+    const pending = this.#pending.get(id)!;
+    this.#pending.delete(id);
+    clearTimeout(pending.timer);
+    pending.server.close();
+    rmSync(pending.path, { force: true });
+  }
+
+  #die(): void {
+    if (this.#dead) return;
+    this.#dead = true;
+    for (const id of [...this.#pending.keys()]) this.#fail(id);
+    for (const [pid, child] of this.#children) {
+      // The server reaps and reports; gone, it cannot: the channel's close says the process ended.
+      this.#children.delete(pid);
+      child.kill("SIGKILL");
+      child.reaped(null, "SIGKILL");
+    }
+    rmSync(this.#dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The channel as a spawned process's pipes behave: a socket whose process died reports a reset
+ * (ECONNRESET) before the fork server has said how the process ended, so its errors are dropped
+ * here and a write to it goes nowhere; the exit report then closes the channel, naming the exit.
+ */
+function channelStreams(channel: Socket, stderr: Socket): EngineStreams {
+  const output = new PassThrough();
+  channel.on("data", (chunk: Buffer) => output.write(chunk));
+  channel.once("end", () => output.end());
+  channel.on("error", () => undefined);
+  stderr.on("error", () => undefined);
+  const input = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (channel.destroyed || !channel.writable) return done();
+      channel.write(chunk, () => done());
+    },
+  });
+  return { input, output, stderr };
+}
