@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { nativeFacts } from "../contract/native.ts";
 import type { Message } from "../contract/types.ts";
+import { processAlive } from "../util/process-alive.ts";
 import { ForkServer } from "./fork-server.ts";
 import { PythonEngineFactory, type PythonEngineOptions } from "./hermes.ts";
 import { ChannelClosed } from "./json-rpc.ts";
@@ -80,7 +81,7 @@ describe("the Hermes bridge's fork server", () => {
     const server = nativeFacts(engine)!.attrs()["ppid"] as number;
     const pid = nativeFacts(engine)!.attrs()["pid"] as number;
     process.kill(server, "SIGKILL");
-    await expect.poll(() => alive(pid), { timeout: 5000 }).toBe(false);
+    await expect.poll(() => processAlive(pid), { timeout: 5000 }).toBe(false);
     await expect(engine.compress(structuredClone(MESSAGES), 10)).rejects.toThrow(new ChannelClosed("the engine's process was killed (SIGKILL)"));
     const next = await whoAmI(factory);
     expect(next.ppid).toBe(process.pid);
@@ -98,15 +99,6 @@ describe("the Hermes bridge's fork server", () => {
     await engine.compress(structuredClone(MESSAGES), 10);
     const pid = nativeFacts(engine)!.attrs()["pid"] as number;
     await factory.disposeAll();
-    await expect.poll(() => alive(pid), { timeout: 5000 }).toBe(false);
+    await expect.poll(() => processAlive(pid), { timeout: 5000 }).toBe(false);
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { builtFromCurrentSources } from "../../bin/built.mjs";
+import { processAlive } from "../../harness/util/process-alive.ts";
 import { childEnv, REPO } from "./support.ts";
 
 const run = promisify(execFile);
@@ -136,7 +137,7 @@ async function withLock<T>(lock: string, work: () => Promise<T>): Promise<T> {
       } catch {
         // just released, or its holder has not written its pid yet
       }
-      if ((holder > 0 && !isAlive(holder)) || age > 15 * 60_000) rmSync(lock, { recursive: true, force: true });
+      if ((holder > 0 && !processAlive(holder)) || age > 15 * 60_000) rmSync(lock, { recursive: true, force: true });
       else await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
@@ -147,11 +148,3 @@ async function withLock<T>(lock: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
