@@ -61,6 +61,8 @@ function randomValue(random: () => number, depth: number): unknown {
     const list: unknown[] = Array.from({ length: Math.floor(random() * 5) }, () => randomValue(random, depth - 1));
     if (random() < 0.1) list.length += 2; // holes
     if (random() < 0.15) list.fill(Math.floor(random() * 1000)); // a list of references
+    // A list's own toJSON, which JSON.stringify would call and canonical JSON must not.
+    if (random() < 0.1) Object.defineProperty(list, "toJSON", { value: () => "forged", enumerable: random() < 0.5, configurable: true });
     return list;
   }
   const keys = ["role", "content", "tool_calls", "b", "a", "__proto__", "", "10", "9", "2x", "Zed", "ä", "message_uid"];

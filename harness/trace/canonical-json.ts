@@ -129,6 +129,7 @@ function sortedNode(value: unknown, path: object[]): unknown {
 
 function sortedMembers(value: object, path: object[]): unknown {
   if (Array.isArray(value)) {
+    if (primitivesOnly(value)) return value;
     const out = new Array<unknown>(value.length);
     for (let index = 0; index < value.length; index++) {
       const item: unknown = value[index];
@@ -150,6 +151,21 @@ function sortedMembers(value: object, path: object[]): unknown {
     out[key] = copy;
   }
   return out;
+}
+
+/**
+ * An array JSON.stringify writes exactly as canonicalJson does, so the tree may share it instead
+ * of copying it (a shipped event's message references are thousands of numbers): no object, no
+ * bigint, and no toJSON of its own. Undefined, functions, symbols and non-finite numbers are null
+ * in an array either way.
+ */
+function primitivesOnly(list: readonly unknown[]): boolean {
+  if (Object.hasOwn(list, "toJSON")) return false;
+  for (let index = 0; index < list.length; index++) {
+    const item = list[index];
+    if ((item !== null && typeof item === "object") || typeof item === "bigint") return false;
+  }
+  return true;
 }
 
 function finiteNumbers(list: readonly unknown[]): boolean {
