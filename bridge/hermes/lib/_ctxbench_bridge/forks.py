@@ -21,6 +21,7 @@ import sys
 
 def fork_server():
     """Serve fork commands until stdin ends; returns only in a forked child, ready to serve()."""
+    die_with_parent = _parent_death_signal()
     wake_read, wake_write = os.pipe()
     os.set_blocking(wake_write, False)
     signal.signal(signal.SIGCHLD, lambda *_: None)
@@ -54,18 +55,18 @@ def fork_server():
                 _send({"forked": fork_id, "error": str(error)})
                 continue
             if pid == 0:
-                _become_child(path, wake_read, wake_write)
+                _become_child(path, wake_read, wake_write, die_with_parent)
                 return
             children.add(pid)
             _send({"forked": fork_id, "pid": pid})
 
 
-def _become_child(path, wake_read, wake_write):
+def _become_child(path, wake_read, wake_write, die_with_parent):
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     os.close(wake_read)
     os.close(wake_write)
-    _die_with_parent()
+    die_with_parent()
     try:
         channel = _connect(path, b"c")
         errors = _connect(path, b"e")
@@ -86,18 +87,28 @@ def _connect(path, tag):
     return connection
 
 
-def _die_with_parent():
-    """Linux: SIGKILL when the fork server goes (killed itself, it could not end its children)."""
+def _parent_death_signal():
+    """What a fork calls first, on Linux: SIGKILL when the fork server goes (killed itself, it could
+    not end its children). Loaded once here, not in every fork (ctypes takes a couple of ms)."""
     if not sys.platform.startswith("linux"):
-        return
+        return lambda: None
     try:
         import ctypes
 
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
     except Exception:
-        pass
-    if os.getppid() == 1:
-        os._exit(70)
+        return lambda: None
+    server = os.getpid()
+
+    def die_with_parent():
+        try:
+            prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+        except Exception:
+            pass
+        if os.getppid() != server:
+            os._exit(70)
+
+    return die_with_parent
 
 
 def _reap(children):
