@@ -1,9 +1,13 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { nativeFacts } from "../contract/native.ts";
 import type { Message } from "../contract/types.ts";
 import { processAlive } from "../util/process-alive.ts";
 import { ForkServer } from "./fork-server.ts";
-import { PythonEngineFactory, type PythonEngineOptions } from "./hermes.ts";
+import { bridgeArgs, PythonEngineFactory, type PythonEngineOptions } from "./hermes.ts";
+import { findPython } from "./python.ts";
 import { ChannelClosed } from "./json-rpc.ts";
 import { pluginsRoot, pythonEngine } from "./test-support.ts";
 
@@ -85,6 +89,21 @@ describe("the Hermes bridge's fork server", () => {
     await expect(engine.compress(structuredClone(MESSAGES), 10)).rejects.toThrow(new ChannelClosed("the engine's process was killed (SIGKILL)"));
     const next = await whoAmI(factory);
     expect(next.ppid).toBe(process.pid);
+  });
+
+  it("leaves no socket behind once a fork has connected", async () => {
+    const root = mkdtempSync(join(tmpdir(), "ctxbench-fork-sockets-"));
+    const python = findPython();
+    const server = new ForkServer({ command: python.executable, args: bridgeArgs(python.version), socketRoot: root });
+    try {
+      const forked = await server.fork();
+      expect(forked).not.toBeNull();
+      expect(readdirSync(root)).toEqual([]);
+      forked!.child.kill("SIGKILL");
+    } finally {
+      server.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it("answers null when its interpreter cannot start, so the caller spawns", async () => {

@@ -50,6 +50,7 @@ class ForkedChild extends EventEmitter implements EngineChild {
 interface PendingFork {
   resolve: (started: { child: ForkedChild; streams: EngineStreams } | null) => void;
   server: Server;
+  dir: string;
   path: string;
   channel?: Socket;
   stderr?: Socket;
@@ -66,15 +67,16 @@ interface PendingFork {
  */
 export class ForkServer {
   readonly #process: ChildProcess;
-  readonly #dir: string;
   readonly #pending = new Map<number, PendingFork>();
   readonly #children = new Map<number, ForkedChild>();
   #nextId = 1;
   #buffer = "";
   #dead = false;
+  readonly #socketRoot: string;
 
-  constructor(options: { command: string; args: readonly string[]; cwd?: string; env?: NodeJS.ProcessEnv }) {
-    this.#dir = mkdtempSync(join(tmpdir(), "cxb-fork-"));
+  /** `socketRoot`: where each fork's socket directory goes (default the system's temporary directory). */
+  constructor(options: { command: string; args: readonly string[]; cwd?: string; env?: NodeJS.ProcessEnv; socketRoot?: string }) {
+    this.#socketRoot = options.socketRoot ?? tmpdir();
     this.#process = spawn(options.command, [...options.args, "--fork-server"], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "ignore"] });
     killOnExit(this.#process);
     this.#process.stdout!.setEncoding("utf8");
@@ -95,10 +97,13 @@ export class ForkServer {
   fork(): Promise<{ child: EngineChild; streams: EngineStreams } | null> {
     if (this.#dead) return Promise.resolve(null);
     const id = this.#nextId++;
-    const path = join(this.#dir, `${id}.sock`);
+    // A directory of its own, only this user's, gone once the fork has connected: nothing is left
+    // behind by a player that ends without closing its server.
+    const dir = mkdtempSync(join(this.#socketRoot, "cxb-fork-"));
+    const path = join(dir, "socket");
     return new Promise((resolve) => {
       const server = createServer((socket) => this.#accepted(id, socket));
-      const pending: PendingFork = { resolve, server, path, timer: setTimeout(() => this.#fail(id), CONNECT_BOUND_MS) };
+      const pending: PendingFork = { resolve, server, dir, path, timer: setTimeout(() => this.#fail(id), CONNECT_BOUND_MS) };
       this.#pending.set(id, pending);
       server.on("error", () => this.#fail(id));
       server.listen(path, () => {
@@ -189,7 +194,7 @@ export class ForkServer {
     this.#pending.delete(id);
     clearTimeout(pending.timer);
     pending.server.close();
-    rmSync(pending.path, { force: true });
+    rmSync(pending.dir, { recursive: true, force: true });
   }
 
   #die(): void {
@@ -202,7 +207,6 @@ export class ForkServer {
       child.kill("SIGKILL");
       child.reaped(null, "SIGKILL");
     }
-    rmSync(this.#dir, { recursive: true, force: true });
   }
 }
 
