@@ -106,6 +106,16 @@ describe("the Hermes bridge's fork server", () => {
     }
   });
 
+  it("answers null when it has nowhere to put a fork's socket, so the caller spawns", async () => {
+    const python = findPython();
+    const server = new ForkServer({ command: python.executable, args: bridgeArgs(python.version), socketRoot: join(tmpdir(), "ctxbench-no-such-directory", "below") });
+    try {
+      expect(await server.fork()).toBeNull();
+    } finally {
+      server.close();
+    }
+  });
+
   it("answers null when its interpreter cannot start, so the caller spawns", async () => {
     const server = new ForkServer({ command: "/nonexistent/python3", args: [] });
     expect(await server.fork()).toBeNull();

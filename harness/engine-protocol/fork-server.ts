@@ -99,7 +99,12 @@ export class ForkServer {
     const id = this.#nextId++;
     // A directory of its own, only this user's, gone once the fork has connected: nothing is left
     // behind by a player that ends without closing its server.
-    const dir = mkdtempSync(join(this.#socketRoot, "cxb-fork-"));
+    let dir: string;
+    try {
+      dir = mkdtempSync(join(this.#socketRoot, "cxb-fork-"));
+    } catch {
+      return Promise.resolve(null);
+    }
     const path = join(dir, "socket");
     return new Promise((resolve) => {
       const server = createServer((socket) => this.#accepted(id, socket));
@@ -202,7 +207,7 @@ export class ForkServer {
     this.#dead = true;
     for (const id of [...this.#pending.keys()]) this.#fail(id);
     for (const [pid, child] of this.#children) {
-      // The server reaps and reports; gone, it cannot: the channel's close says the process ended.
+      // The server reaps and reports; gone, it cannot: they are killed here and reported killed once their channel closes.
       this.#children.delete(pid);
       child.kill("SIGKILL");
       child.reaped(null, "SIGKILL");
