@@ -30,7 +30,7 @@ export const cacheSuite = defineSuite({
   shape: cacheShape,
   run: async (context) => {
     const [{ runCacheBench }, { CACHE_RETRIES_SCENARIO }] = await Promise.all([import("./cache.ts"), import("./cache-scenarios.ts")]);
-    return runCacheBench({ engines: context.engines, seed: context.seed, ...(context.quick ? { scenarios: [CACHE_RETRIES_SCENARIO] } : {}) });
+    return runCacheBench({ engines: context.engines, seed: context.seed, scratchDir: context.scratchDir, ...(context.quick ? { scenarios: [CACHE_RETRIES_SCENARIO] } : {}) });
   },
   tables: (suite) => [
     {

@@ -22,6 +22,8 @@ export interface CacheBenchOptions {
   seed?: number;
   /** Already built scenarios to play instead of `scenarios` (their names are reported). */
   scenarioObjects?: Scenario[];
+  /** Where its temporary files go (default the system's temporary directory); a bench player gives its suite one it removes even if the player is killed. */
+  scratchDir?: string;
 }
 
 /**
@@ -36,7 +38,7 @@ export async function runCacheBench(options: CacheBenchOptions): Promise<CacheSu
   const warnings: string[] = [];
   const ceilingTallies: CacheTally[] = [];
   for (const scenario of scenarios) {
-    const tally = tallyCache(await playFresh(ceilingScenario(scenario), new CeilingEngine()));
+    const tally = tallyCache(await playFresh(ceilingScenario(scenario), new CeilingEngine(), options.scratchDir));
     if (tally.unchangedRetries === 0) warnings.push(`scenario "${scenario.name}" retries no provider call on an unchanged conversation, so it cannot show needless selection changes`);
     ceilingTallies.push(tally);
   }
@@ -46,7 +48,7 @@ export async function runCacheBench(options: CacheBenchOptions): Promise<CacheSu
   for (const spec of options.engines) {
     const tallies: CacheTally[] = [];
     for (const scenario of scenarios) {
-      const trace = await playFresh(scenario, await spec.create());
+      const trace = await playFresh(scenario, await spec.create(), options.scratchDir);
       const tally = tallyCache(trace);
       if (!trace.some((event) => event.type === "compaction" && event.outcome === "committed"))
         warnings.push(`${spec.name} committed no compaction in "${scenario.name}": its cache figures there measure selection only`);
@@ -89,8 +91,8 @@ export async function runCacheBench(options: CacheBenchOptions): Promise<CacheSu
 }
 
 /** One play in its own sandbox, removed afterwards; an engine holding connections is closed first. */
-async function playFresh(scenario: Scenario, engine: ContextEngine): Promise<Trace> {
-  const home = mkdtempSync(join(tmpdir(), "ctxbench-cache-"));
+async function playFresh(scenario: Scenario, engine: ContextEngine, scratchDir = tmpdir()): Promise<Trace> {
+  const home = mkdtempSync(join(scratchDir, "ctxbench-cache-"));
   try {
     const { trace } = await playScenario(scenario, engine, { home });
     return trace;

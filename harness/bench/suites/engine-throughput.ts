@@ -30,6 +30,8 @@ export interface ThroughputOptions {
   transcripts?: ReadonlyMap<number, Message[]>;
   /** Sampled before every timed pass: the machine's noise beside the figures. */
   probe?: NoiseProbe;
+  /** Where its temporary files go (default the system's temporary directory); a bench player gives its suite one it removes even if the player is killed. */
+  scratchDir?: string;
 }
 
 export interface ThroughputCase {
@@ -83,7 +85,7 @@ export async function runThroughputBench(
   const runsFor = options.runs ?? defaultRuns;
   const transcripts = new Map(sizes.map((size) => [size, options.transcripts?.get(size) ?? sampleTranscript({ messages: size, seed, idStyle })]));
   const warmup = sampleTranscript({ messages: Math.min(1_000, Math.min(...sizes)), seed: seed + 1, idStyle });
-  const home = mkdtempSync(join(tmpdir(), "ctxbench-throughput-"));
+  const home = mkdtempSync(join(options.scratchDir ?? tmpdir(), "ctxbench-throughput-"));
   const results: EngineThroughput[] = [];
   try {
     for (const spec of engines) await passOnce(spec, warmup, contextLength, join(home, `${spec.name}-warmup`));

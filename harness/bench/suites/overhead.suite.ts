@@ -49,6 +49,7 @@ export const overheadSuite = defineSuite({
     (await import("./overhead.ts")).runOverheadBench({
       engines: context.engines,
       seed: context.seed,
+      scratchDir: context.scratchDir,
       ...(context.quick ? { messages: 200, measure: { rounds: 2, samplesPerRound: 20 } } : {}),
     }),
   // Each player measures the harness's own variants (no engine, inheriting) beside its engine: the first player's are kept.

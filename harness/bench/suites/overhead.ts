@@ -40,6 +40,8 @@ export interface OverheadBenchOptions {
   engines?: OverheadEngine[];
   measure?: InterleaveOptions;
   seed?: number;
+  /** Where its temporary files go (default the system's temporary directory); a bench player gives its suite one it removes even if the player is killed. */
+  scratchDir?: string;
 }
 
 /** Goals from the issue: the check itself, the inheriting engine against none, assembly against serialising. */
@@ -113,7 +115,7 @@ export async function runOverheadBench(options: OverheadBenchOptions = {}): Prom
   const transcript = overheadTranscript(count, options.seed ?? 1);
   const incomingIndex = lastUserIndex(transcript);
   const wire = assembleSync(transcript, null, incomingIndex).messages;
-  const home = mkdtempSync(join(tmpdir(), "ctxbench-overhead-"));
+  const home = mkdtempSync(join(options.scratchDir ?? tmpdir(), "ctxbench-overhead-"));
   const warnings: string[] = [];
   const made: ContextEngine[] = [];
   try {

@@ -46,7 +46,7 @@ export const profileSuite = defineSuite({
     const started = performance.now();
     const warnings: string[] = [];
     const { profileEngines } = await import("./profile.ts");
-    const engines = await profileEngines(context.engines, context.seed, warnings);
+    const engines = await profileEngines(context.engines, context.seed, warnings, context.scratchDir);
     return { suite: "profile" as const, engines, warnings, goals: [], noise: null, durationMs: performance.now() - started };
   },
   tables: (suite) => [

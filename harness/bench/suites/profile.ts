@@ -68,8 +68,9 @@ function toolsOf(engine: ContextEngine, warnings: string[], name: string): strin
   }
 }
 
-export async function profileEngines(engines: readonly EngineFactory[], seed: number, warnings: string[]): Promise<EngineProfile[]> {
-  const scratch = mkdtempSync(join(tmpdir(), "ctxbench-profile-"));
+/** `scratchDir`: where its temporary files go (default the system's temporary directory). */
+export async function profileEngines(engines: readonly EngineFactory[], seed: number, warnings: string[], scratchDir = tmpdir()): Promise<EngineProfile[]> {
+  const scratch = mkdtempSync(join(scratchDir, "ctxbench-profile-"));
   const profiles: EngineProfile[] = [];
   try {
     for (const factory of engines) {

@@ -36,7 +36,7 @@ export const qualitySuite = defineSuite({
   name: "quality",
   description: "recall of planted canaries after two compactions, in the active context and through the engine's own tools",
   shape: qualityShape,
-  run: async (context) => (await import("./quality.ts")).runQualityBench({ engines: context.engines, seed: context.seed }),
+  run: async (context) => (await import("./quality.ts")).runQualityBench({ engines: context.engines, seed: context.seed, scratchDir: context.scratchDir }),
   tables: (suite) => [
     {
       id: "quality",

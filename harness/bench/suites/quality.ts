@@ -18,6 +18,8 @@ export interface QualityBenchOptions {
   compactions?: number;
   /** A scenario with canaries to play instead of the generated one. */
   scenario?: Scenario;
+  /** Where its temporary files go (default the system's temporary directory); a bench player gives its suite one it removes even if the player is killed. */
+  scratchDir?: string;
 }
 
 /**
@@ -31,12 +33,12 @@ export async function runQualityBench(options: QualityBenchOptions): Promise<Qua
   const warnings: string[] = [];
   if (scenario.canaries.length === 0) warnings.push(`scenario "${scenario.name}" plants no canaries: recall is reported as 0`);
   const engines: QualityEngineResult[] = [];
-  for (const spec of options.engines) engines.push(await measureEngine(spec, scenario, target, warnings));
+  for (const spec of options.engines) engines.push(await measureEngine(spec, scenario, target, warnings, options.scratchDir ?? tmpdir()));
   return { suite: "quality", canaries: scenario.canaries.length, engines, warnings, goals: [], noise: null, durationMs: performance.now() - started };
 }
 
-async function measureEngine(spec: BenchEngine, scenario: Scenario, target: number, warnings: string[]): Promise<QualityEngineResult> {
-  const home = mkdtempSync(join(tmpdir(), "ctxbench-quality-"));
+async function measureEngine(spec: BenchEngine, scenario: Scenario, target: number, warnings: string[], scratchDir: string): Promise<QualityEngineResult> {
+  const home = mkdtempSync(join(scratchDir, "ctxbench-quality-"));
   const engine = await spec.create();
   try {
     const { trace, histories } = await playScenario(scenario, engine, { home });

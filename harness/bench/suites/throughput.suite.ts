@@ -81,7 +81,7 @@ export const throughputSuite = defineSuite({
   name: "throughput",
   description: "compress() time per engine at growing transcript sizes, the fitted scaling exponent, the host's share and heap growth",
   shape: throughputShape,
-  run: async (context) => (await import("./throughput.ts")).runThroughputSuite({ engines: context.engines, seed: context.seed, ...(context.quick ? { sizes: [1_000, 4_000, 10_000] } : {}) }),
+  run: async (context) => (await import("./throughput.ts")).runThroughputSuite({ engines: context.engines, seed: context.seed, scratchDir: context.scratchDir, ...(context.quick ? { sizes: [1_000, 4_000, 10_000] } : {}) }),
   tables: (suite) => [
     {
       id: "throughput",

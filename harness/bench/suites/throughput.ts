@@ -19,6 +19,8 @@ export interface ThroughputSuiteOptions {
   engines: Array<{ name: string; create(): ContextEngine | Promise<ContextEngine> }>;
   sizes?: number[];
   seed?: number;
+  /** Where its temporary files go (default the system's temporary directory); a bench player gives its suite one it removes even if the player is killed. */
+  scratchDir?: string;
 }
 
 /** Goals from the issues: linear cost, the compressor's 10k pass, and the host's share of a 10k pass. */
@@ -40,8 +42,8 @@ export async function runThroughputSuite(options: ThroughputSuiteOptions): Promi
   const seed = options.seed ?? 1;
   const transcripts = new Map(sizes.map((size) => [size, sampleTranscript({ messages: size, seed, idStyle: ID_STYLE })]));
   const probe = new NoiseProbe();
-  const raw = await runThroughputBench(options.engines, sizes, { seed, contextLength: CONTEXT_LENGTH, idStyle: ID_STYLE, transcripts, probe });
-  const scratch = mkdtempSync(join(tmpdir(), "ctxbench-throughput-host-"));
+  const raw = await runThroughputBench(options.engines, sizes, { seed, contextLength: CONTEXT_LENGTH, idStyle: ID_STYLE, transcripts, probe, ...(options.scratchDir !== undefined ? { scratchDir: options.scratchDir } : {}) });
+  const scratch = mkdtempSync(join(options.scratchDir ?? tmpdir(), "ctxbench-throughput-host-"));
   const engines: ThroughputEngineResult[] = [];
   const hostShare: HostSharePoint[] = [];
   try {
