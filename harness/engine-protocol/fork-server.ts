@@ -119,10 +119,9 @@ export class ForkServer {
     });
   }
 
-  /** End the server; the forks still running are killed by it (stdin's end) or, failing that, here. */
+  /** End the server (stdin's end kills the forks it still has) and any fork still running here. */
   close(): void {
     this.#process.stdin!.end();
-    for (const child of this.#children.values()) child.kill("SIGKILL");
     this.#die();
   }
 
