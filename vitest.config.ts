@@ -16,6 +16,7 @@ export default defineConfig({
   resolve: { conditions: [SOURCE_CONDITION, "module", "node", "development|production"] },
   ssr: { resolve: { conditions: [SOURCE_CONDITION, "module", "node", "development|production"] } },
   test: {
+    globalSetup: ["test/temp-root.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
