@@ -26,8 +26,9 @@ const outcomeOf = (outcomes: Map<string, { ok: boolean; outcome?: string; messag
   return outcome.ok ? "recorded" : `${outcome.outcome}: ${outcome.message}`;
 };
 
+// The cases that wait for a bound to strike run side by side: their waits overlap instead of adding up.
 describe("the run stage: runs pulled by players, bounded by the parent", () => {
-  it("stops a player whose run passes its bound and gives the next run to a fresh one", async () => {
+  it.concurrent("stops a player whose run passes its bound and gives the next run to a fresh one", async () => {
     const stage = await runStage({ spec: await spec("never-compress"), runs: probes("usage", "compress", "identity"), bounds: defaultBounds({ players: 1, timeoutMs: 1500 }), isolate: true, sandbox, env: process.env });
     expect(outcomeOf(stage.outcomes, "usage")).toBe("recorded");
     expect(outcomeOf(stage.outcomes, "compress")).toMatch(/^timeout: probe:compress did not finish within 1500 ms/);
@@ -36,13 +37,13 @@ describe("the run stage: runs pulled by players, bounded by the parent", () => {
     expect(stage.engine).toMatchObject({ name: "never-compress", path: "directory", bundled: false, directoryName: "never-compress", manifestName: "never-compress", language: "typescript" });
   });
 
-  it("ends the whole stage when --max-time strikes: the run in flight and the runs not started are timeouts", async () => {
+  it.concurrent("ends the whole stage when --max-time strikes: the run in flight and the runs not started are timeouts", async () => {
     const stage = await runStage({ spec: await spec("never-compress"), runs: probes("compress", "identity"), bounds: defaultBounds({ players: 1, maxTimeMs: 5000 }), isolate: true, sandbox, env: process.env });
     expect(outcomeOf(stage.outcomes, "compress")).toBe("timeout: probe:compress was still playing when the run's bound (--max-time 5 s) struck; ctxbench stopped the player running it");
     expect(outcomeOf(stage.outcomes, "identity")).toBe("timeout: probe:identity: not played: the run's bound (--max-time 5 s) struck first");
   });
 
-  it("a bound that strikes while a fresh player loads an engine that loaded before is a timeout of the runs left, not a load error", async () => {
+  it.concurrent("a bound that strikes while a fresh player loads an engine that loaded before is a timeout of the runs left, not a load error", async () => {
     // reload-hangs loads in the first player only; the player replacing the one stopped in compress never gets ready.
     const stage = await runStage({ spec: await spec("reload-hangs"), runs: probes("usage", "compress", "identity"), bounds: defaultBounds({ players: 1, timeoutMs: 1500, maxTimeMs: 6000 }), isolate: true, sandbox: mkdtempSync(join(sandbox, "reload-")), env: process.env });
     expect(outcomeOf(stage.outcomes, "usage")).toBe("recorded");
@@ -51,7 +52,7 @@ describe("the run stage: runs pulled by players, bounded by the parent", () => {
     expect(stage.playersStarted).toBe(2);
   });
 
-  it("a fresh player failing to load an engine that loaded before costs the runs left (error), not the verdict", async () => {
+  it.concurrent("a fresh player failing to load an engine that loaded before costs the runs left (error), not the verdict", async () => {
     // Its load bound (6 s) strikes long before the run's: the runs left are errors saying why.
     const stage = await runStage({ spec: await spec("reload-hangs"), runs: probes("usage", "compress", "identity"), bounds: defaultBounds({ players: 1, timeoutMs: 1500, loadTimeoutMs: 6000, maxTimeMs: 120_000 }), isolate: true, sandbox: mkdtempSync(join(sandbox, "reload-")), env: process.env });
     expect(outcomeOf(stage.outcomes, "compress")).toMatch(/^timeout: probe:compress did not finish within 1500 ms/);
