@@ -4,6 +4,7 @@ import { CtxbenchError } from "../util/errors.ts";
 import { escapeTerminal } from "../util/escape.ts";
 import { processIo, type CliIo } from "./io.ts";
 import { PACKAGE_JSON } from "../util/package-root.ts";
+import { skipHelpCache } from "./help-cache.ts";
 
 /** Parse and run one command line; returns the exit code. The one top-level error handler. */
 export async function runCli(argv: string[], io: CliIo = processIo()): Promise<number> {
@@ -23,6 +24,7 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
       throw error ?? new UsageErrorFromYargs(message);
     })
     .exitProcess(false);
+  if (!asksForHelp(argv)) skipHelpCache(parser);
   try {
     const chosen = assertKnownCommand(argv);
     // Only the command being run is loaded; the others are listed by name for the help.
