@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { CostSequencer } from "./test/cost-sequencer.ts";
 
 // Tests import `ctxbench` (fixture plugins do) as its sources, through the package's own
 // "ctxbench-source" export condition; everyone else gets the compiled dist/.
@@ -17,6 +18,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: [SOURCE_CONDITION, "module", "node", "development|production"] } },
   test: {
     globalSetup: ["test/temp-root.ts"],
+    sequence: { sequencer: CostSequencer },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
