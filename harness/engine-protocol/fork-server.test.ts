@@ -1,6 +1,9 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { once } from "node:events";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { nativeFacts } from "../contract/native.ts";
 import type { Message } from "../contract/types.ts";
@@ -103,6 +106,20 @@ describe("the Hermes bridge's fork server", () => {
     } finally {
       server.close();
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("takes no connection without the fork's secret for the fork's channel: another engine cannot pose as a fork", async () => {
+    const impostor = join(fileURLToPath(new URL("../../test/fixtures/fork-server/", import.meta.url)), "impostor.mjs");
+    const server = new ForkServer({ command: process.execPath, args: [impostor] });
+    try {
+      const forked = await server.fork();
+      expect(forked).not.toBeNull();
+      const [line] = (await once(createInterface({ input: forked!.streams.output }), "line")) as [string];
+      expect(line).toBe("the fork's channel");
+      forked!.child.kill("SIGKILL");
+    } finally {
+      server.close();
     }
   });
 

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
@@ -9,6 +10,7 @@ import { killOnExit, type EngineChild, type EngineStreams } from "./family.ts";
 
 /** How long a forked process may take to connect its two sockets before the fork counts as failed. */
 const CONNECT_BOUND_MS = 10_000;
+const SECRET_BYTES = 16;
 /** After the server reports an exit, how long to wait for the channel to close (its last frames read) before saying so. */
 const CLOSE_GRACE_MS = 200;
 
@@ -52,6 +54,10 @@ interface PendingFork {
   server: Server;
   dir: string;
   path: string;
+  /** What the fork sends after its tag: a connection without it is not the fork's. */
+  secret: Buffer;
+  /** Every connection accepted for it: those not taken as its channel or stderr are closed when it settles. */
+  connections: Set<Socket>;
   channel?: Socket;
   stderr?: Socket;
   pid?: number;
@@ -106,15 +112,19 @@ export class ForkServer {
       return Promise.resolve(null);
     }
     const path = join(dir, "socket");
+    // The socket's directory is only this user's, but so are the engines' processes: the secret,
+    // which only the server (over its stdin) and so only the fork it makes learn, keeps another
+    // fork's engine from connecting first and being taken for this fork's bridge.
+    const secret = randomBytes(SECRET_BYTES);
     return new Promise((resolve) => {
       const server = createServer((socket) => this.#accepted(id, socket));
-      const pending: PendingFork = { resolve, server, dir, path, timer: setTimeout(() => this.#fail(id), CONNECT_BOUND_MS) };
+      const pending: PendingFork = { resolve, server, dir, path, secret, connections: new Set(), timer: setTimeout(() => this.#fail(id), CONNECT_BOUND_MS) };
       this.#pending.set(id, pending);
       server.on("error", () => this.#fail(id));
       server.listen(path, () => {
         server.unref();
         if (this.#dead) return this.#fail(id);
-        this.#process.stdin!.write(`${JSON.stringify({ fork: id, path })}\n`);
+        this.#process.stdin!.write(`${JSON.stringify({ fork: id, path, secret: secret.toString("hex") })}\n`);
       });
     });
   }
@@ -125,16 +135,28 @@ export class ForkServer {
     this.#die();
   }
 
+  /** A connection is the fork's channel or stderr once it has sent its tag ("c" or "e") and the fork's secret. */
   #accepted(id: number, socket: Socket): void {
     const pending = this.#pending.get(id);
     if (pending === undefined) return void socket.destroy();
-    socket.once("readable", () => {
-      const tag = socket.read(1) as Buffer | null;
-      if (tag?.toString() === "c" && pending.channel === undefined) pending.channel = socket;
-      else if (tag?.toString() === "e" && pending.stderr === undefined) pending.stderr = socket;
+    pending.connections.add(socket);
+    const greeting = 1 + pending.secret.length * 2;
+    const onReadable = () => {
+      // Null until all of it has come (another "readable" follows); what a closed connection sent, if shorter.
+      const chunk = socket.read(greeting) as Buffer | null;
+      if (chunk === null) return;
+      socket.off("readable", onReadable);
+      const text = chunk.toString("latin1");
+      const secret = Buffer.from(text.slice(1), "latin1");
+      const known = Buffer.from(pending.secret.toString("hex"), "latin1");
+      if (secret.length !== known.length || !timingSafeEqual(secret, known)) return void socket.destroy();
+      if (text[0] === "c" && pending.channel === undefined) pending.channel = socket;
+      else if (text[0] === "e" && pending.stderr === undefined) pending.stderr = socket;
       else return void socket.destroy();
       this.#settle(id);
-    });
+    };
+    socket.on("readable", onReadable);
+    socket.on("error", () => undefined);
   }
 
   #read(text: string): void {
@@ -198,6 +220,7 @@ export class ForkServer {
     this.#pending.delete(id);
     clearTimeout(pending.timer);
     pending.server.close();
+    for (const socket of pending.connections) if (socket !== pending.channel && socket !== pending.stderr) socket.destroy();
     rmSync(pending.dir, { recursive: true, force: true });
   }
 

@@ -37,13 +37,18 @@ class ForkServer:
         listener.bind(path)
         listener.listen(2)
         listener.settimeout(10)
-        self.process.stdin.write((json.dumps({"fork": self.count, "path": path}) + "\n").encode())
+        secret = os.urandom(16).hex()
+        self.process.stdin.write((json.dumps({"fork": self.count, "path": path, "secret": secret}) + "\n").encode())
         self.process.stdin.flush()
         sockets = {}
         for _ in range(2):
             connection, _ = listener.accept()
             connection.settimeout(10)
-            sockets[connection.recv(1)] = connection
+            greeting = b""
+            while len(greeting) < 1 + len(secret):
+                greeting += connection.recv(1 + len(secret) - len(greeting))
+            assert greeting[1:] == secret.encode(), greeting
+            sockets[greeting[:1]] = connection
         listener.close()
         event = self.event()
         assert event == {"forked": self.count, "pid": event["pid"]}, event

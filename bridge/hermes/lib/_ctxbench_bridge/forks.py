@@ -3,10 +3,11 @@ process instead of starting a new interpreter (most of a short-lived bridge proc
 
 Started as `main.py --fork-server`; it reads commands on stdin and writes events on stdout, one JSON
 object per line:
-  {"fork": ID, "path": SOCKET}        ->  {"forked": ID, "pid": PID} or {"forked": ID, "error": TEXT}
-                                           then, when that process ends, {"exit": PID, "code": N|null, "signal": NAME|null}
-The forked child connects to SOCKET twice (its channel, sending b"c" first, then its stderr, b"e")
-and returns from fork_server() with those on fd 0, 1 and 2, so main.py runs the bridge in it exactly
+  {"fork": ID, "path": SOCKET, "secret": HEX}
+      ->  {"forked": ID, "pid": PID} or {"forked": ID, "error": TEXT}
+          then, when that process ends, {"exit": PID, "code": N|null, "signal": NAME|null}
+The forked child connects to SOCKET twice (its channel, sending b"c" and the secret first, then its
+stderr, b"e" and the secret: the host takes no connection without it for the fork's) and returns from fork_server() with those on fd 0, 1 and 2, so main.py runs the bridge in it exactly
 as in a process of its own. The server holds no thread and no engine code: every child starts from
 the state a new bridge process has just before serve(). stdin's end (the host going away) kills the
 children that are left."""
@@ -46,8 +47,8 @@ def fork_server():
             line, pending = pending.split(b"\n", 1)
             try:
                 command = json.loads(line)
-                fork_id, path = command["fork"], command["path"]
-            except (ValueError, KeyError, TypeError):
+                fork_id, path, secret = command["fork"], command["path"], command["secret"].encode("ascii")
+            except (ValueError, KeyError, TypeError, AttributeError, UnicodeEncodeError):
                 continue
             try:
                 pid = os.fork()
@@ -55,21 +56,21 @@ def fork_server():
                 _send({"forked": fork_id, "error": str(error)})
                 continue
             if pid == 0:
-                _become_child(path, wake_read, wake_write, die_with_parent)
+                _become_child(path, secret, wake_read, wake_write, die_with_parent)
                 return
             children.add(pid)
             _send({"forked": fork_id, "pid": pid})
 
 
-def _become_child(path, wake_read, wake_write, die_with_parent):
+def _become_child(path, secret, wake_read, wake_write, die_with_parent):
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     os.close(wake_read)
     os.close(wake_write)
     die_with_parent()
     try:
-        channel = _connect(path, b"c")
-        errors = _connect(path, b"e")
+        channel = _connect(path, b"c" + secret)
+        errors = _connect(path, b"e" + secret)
     except OSError:
         os._exit(70)
     os.dup2(channel.fileno(), 0)
@@ -80,10 +81,10 @@ def _become_child(path, wake_read, wake_write, die_with_parent):
     del sys.argv[1:]
 
 
-def _connect(path, tag):
+def _connect(path, greeting):
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     connection.connect(path)
-    connection.sendall(tag)
+    connection.sendall(greeting)
     return connection
 
 
