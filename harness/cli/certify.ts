@@ -75,12 +75,11 @@ async function certifyInto(io: CliIo, args: CertifyArgs, seeds: number[] | undef
   // The engine is selected before the checks, runner and reporters load: a refused one costs only this.
   const request = { cwd: io.cwd, ...engineRequestOf(args) };
   const selection = await selectEngine(selectOptions(request));
-  const [{ certifyEngine }, { writeRepros }, { publishResult }, { certificationFigures }] = await Promise.all([
-    import("../pipeline/certify.ts"),
-    import("../pipeline/repro.ts"),
-    import("../../reports/index.ts"),
-    import("../pipeline/timing.ts"),
-  ]);
+  const { certifyEngine } = await import("../pipeline/certify.ts");
+  // What only the end needs loads once the first run has settled, while the players play: the
+  // parent's modules loaded before it starts them are time no player works.
+  let finishing: Promise<[typeof import("../pipeline/repro.ts"), typeof import("../../reports/index.ts"), typeof import("../pipeline/timing.ts")]> | undefined;
+  const loadFinishing = () => (finishing ??= Promise.all([import("../pipeline/repro.ts"), import("../../reports/index.ts"), import("../pipeline/timing.ts")]));
   const outcome = await certifyEngine({
     ...request,
     selection,
@@ -94,8 +93,12 @@ async function certifyInto(io: CliIo, args: CertifyArgs, seeds: number[] | undef
     isolate: args.isolate,
     env: io.env,
     outputs: [reproDir, ...(outDir !== null ? [outDir] : []), ...(summaryFile ? [summaryFile] : [])],
-    onProgress: (line) => progress.step(line),
+    onProgress: (line) => {
+      void loadFinishing();
+      progress.step(line);
+    },
   });
+  const [{ writeRepros }, { publishResult }, { certificationFigures }] = await loadFinishing();
   for (const notice of outcome.notices) io.stderr(`note: ${notice}\n`);
   if (outcome.updatedExpectations !== null) io.stderr(`wrote ${outcome.updatedExpectations.entries} expectation(s) to ${outcome.updatedExpectations.path}\n`);
 

@@ -57,12 +57,15 @@ describe("a refused command loads none of the machinery its work needs", () => {
 describe("a player loads what playing needs, not what only the parent does", () => {
   it("certify's players load no YAML parser (the parent reads the manifests), and a TypeScript engine's no engine protocol", async () => {
     const logs = mkdtempSync(join(work, "players-"));
+    // Not below the run's working directory, which certify watches: the parent's own log grows
+    // during the run (it loads what only the end needs while the players play).
+    const cwd = mkdtempSync(join(work, "cwd-"));
     const hooks = join(REPO, "test/fixtures/startup/record-loads.mjs");
     const code = await new Promise<number>((resolve, reject) => {
       execFile(
         process.execPath,
         [join(REPO, "bin/ctxbench.mjs"), "certify", "--engine", "truncate", "--checks", "ABC-2"],
-        { cwd: work, env: childEnv({ CTXBENCH_LOAD_LOG: join(logs, "loads-%p.txt"), NODE_OPTIONS: `--import ${hooks}` }), timeout: 120_000 },
+        { cwd, env: childEnv({ CTXBENCH_LOAD_LOG: join(logs, "loads-%p.txt"), NODE_OPTIONS: `--import ${hooks}` }), timeout: 120_000 },
         (error) => (error && typeof error.code !== "number" ? reject(error) : resolve(error ? (error.code as number) : 0)),
       );
     });
