@@ -12,7 +12,7 @@ import type { Message } from "../contract/types.ts";
 import { InProcessPlayer } from "../player/in-process.ts";
 import { DEFAULT_LIMITS } from "../player/protocol.ts";
 import type { RequestEvent } from "../trace/events.ts";
-import { EngineLoadError, longestFirst, playCost, playRequest, runStage, scenarioOf, type PlannedRun } from "./run.ts";
+import { EngineLoadError, longestFirst, playCost, playRequest, runStage, scenarioMessages, scenarioOf, type PlannedRun } from "./run.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const HOSTILE = join(REPO, "test/fixtures/plugins/hostile");
@@ -119,16 +119,20 @@ describe("the run stage: runs pulled by players, bounded by the parent", () => {
     const scenario = (name: string): PlannedRun => ({ source: { kind: "scenario", name, seed: 1 } });
     const queue: PlannedRun[] = [scenario("preflight"), ...probes("usage"), scenario("huge-tool-outputs"), scenario("concurrent-sessions"), scenario("unknown"), ...probes("compress"), scenario("repeated-tool-call-ids")];
     longestFirst(queue, scenarioOf);
-    expect(queue.map((run) => run.source.name)).toEqual(["usage", "compress", "concurrent-sessions", "repeated-tool-call-ids", "huge-tool-outputs", "preflight", "unknown"]);
+    expect(queue.map((run) => run.source.name)).toEqual(["usage", "compress", "concurrent-sessions", "repeated-tool-call-ids", "preflight", "huge-tool-outputs", "unknown"]);
   });
 
-  it("weighs a scenario by its steps and its characters: a few huge tool outputs outweigh many short turns", () => {
-    const steps = (name: string) => scenarioOf({ source: { kind: "scenario", name, seed: 1 } })!.schedule.length;
-    // huge-tool-outputs has the fewest steps of these, and plays longer than preflight (0.38 s against 0.15 s).
-    expect(steps("huge-tool-outputs")).toBeLessThan(steps("preflight"));
-    const cost = (name: string) => playCost(scenarioOf({ source: { kind: "scenario", name, seed: 1 } }));
-    expect(cost("huge-tool-outputs")).toBeGreaterThan(cost("preflight"));
-    expect(cost("concurrent-sessions")).toBeGreaterThan(cost("huge-tool-outputs"));
+  it("weighs a scenario by the messages it makes and its characters: many calls a step weigh, and so do huge texts", () => {
+    const scenario = (name: string) => scenarioOf({ source: { kind: "scenario", name, seed: 1 } })!;
+    const cost = (name: string) => playCost(scenario(name));
+    // parallel-tool-calls has fewer turns than compression-timeout and plays longer (301 ms against 193 ms): its steps make several calls each.
+    expect(scenario("parallel-tool-calls").schedule.length).toBeLessThan(scenario("compression-timeout").schedule.length);
+    expect(cost("parallel-tool-calls")).toBeGreaterThan(cost("compression-timeout"));
+    // huge-tool-outputs makes 58 messages; its text weighs twice as much as they do.
+    expect(scenarioMessages(scenario("huge-tool-outputs"))).toBe(58);
+    expect(cost("huge-tool-outputs")).toBeGreaterThan(3 * scenarioMessages(scenario("huge-tool-outputs")));
+    expect(cost("concurrent-sessions")).toBeGreaterThan(cost("repeated-tool-call-ids"));
+    expect(cost("repeated-tool-call-ids")).toBeGreaterThan(cost("parallel-tool-calls"));
     expect(playCost(null)).toBe(0);
   });
 });

@@ -231,14 +231,28 @@ export function longestFirst(queue: PlannedRun[], scenarioFor: (run: PlannedRun)
 }
 
 /**
- * A scenario's play time in scheduled steps: a step costs about as much as 13,000 characters of
- * its text (the host's requests, the tokenizer and the trace all scale with the characters). Fitted
- * to the catalogue's plays of truncate at seed 1 (concurrent-sessions 1.44 s over 195 steps and
- * 1.35 M characters; huge-tool-outputs 0.38 s over 12 steps and 0.86 M characters); counting steps
- * alone put huge-tool-outputs last, and the stage ended with one player on it for 0.3 s.
+ * A scenario's play time in the messages it makes (a user message a turn, an assistant message a
+ * step, a tool result a call): a message costs about as much as 7,000 characters of its text (the
+ * host's requests, the store and the trace scale with both). Fitted to the catalogue's plays of
+ * truncate at seed 1 on 8 December (concurrent-sessions 745 ms for 1,140 messages and 1.35 M
+ * characters, huge-tool-outputs 91 ms for 58 messages and 0.86 M characters, content-rewrite 102 ms
+ * for 244 messages). Weighed by scheduled turns instead, parallel-tool-calls (36 turns of several
+ * calls each, 301 ms) came last, and the stage ended with one player on it for about 0.2 s.
  */
 export function playCost(scenario: Scenario | null): number {
-  return scenario === null ? 0 : scenario.schedule.length + textCharacters(scenario) / 13_000;
+  return scenario === null ? 0 : scenarioMessages(scenario) + textCharacters(scenario) / 7_000;
+}
+
+/** The messages a scenario's turns make when played. */
+export function scenarioMessages(scenario: Scenario): number {
+  let messages = 0;
+  for (const session of scenario.sessions) {
+    for (const turn of session.turns) {
+      messages += 1;
+      for (const step of turn.steps) messages += 1 + (step.toolCalls?.length ?? 0);
+    }
+  }
+  return messages;
 }
 
 function textCharacters(value: unknown): number {
