@@ -54,8 +54,8 @@ interface PendingFork {
   server: Server;
   dir: string;
   path: string;
-  /** What the fork sends after its tag: a connection without it is not the fork's. */
-  secret: Buffer;
+  /** What the fork sends after its tag (hex): a connection without it is not the fork's. */
+  secret: string;
   /** Every connection accepted for it: those not taken as its channel or stderr are closed when it settles. */
   connections: Set<Socket>;
   channel?: Socket;
@@ -115,7 +115,7 @@ export class ForkServer {
     // The socket's directory is only this user's, but so are the engines' processes: the secret,
     // which only the server (over its stdin) and so only the fork it makes learn, keeps another
     // fork's engine from connecting first and being taken for this fork's bridge.
-    const secret = randomBytes(SECRET_BYTES);
+    const secret = randomBytes(SECRET_BYTES).toString("hex");
     return new Promise((resolve) => {
       const server = createServer((socket) => this.#accepted(id, socket));
       const pending: PendingFork = { resolve, server, dir, path, secret, connections: new Set(), timer: setTimeout(() => this.#fail(id), CONNECT_BOUND_MS) };
@@ -124,7 +124,7 @@ export class ForkServer {
       server.listen(path, () => {
         server.unref();
         if (this.#dead) return this.#fail(id);
-        this.#process.stdin!.write(`${JSON.stringify({ fork: id, path, secret: secret.toString("hex") })}\n`);
+        this.#process.stdin!.write(`${JSON.stringify({ fork: id, path, secret })}\n`);
       });
     });
   }
@@ -140,18 +140,18 @@ export class ForkServer {
     const pending = this.#pending.get(id);
     if (pending === undefined) return void socket.destroy();
     pending.connections.add(socket);
-    const greeting = 1 + pending.secret.length * 2;
+    const greeting = 1 + pending.secret.length;
     const onReadable = () => {
       // Null until all of it has come (another "readable" follows); what a closed connection sent, if shorter.
       const chunk = socket.read(greeting) as Buffer | null;
       if (chunk === null) return;
       socket.off("readable", onReadable);
-      const text = chunk.toString("latin1");
-      const secret = Buffer.from(text.slice(1), "latin1");
-      const known = Buffer.from(pending.secret.toString("hex"), "latin1");
-      if (secret.length !== known.length || !timingSafeEqual(secret, known)) return void socket.destroy();
-      if (text[0] === "c" && pending.channel === undefined) pending.channel = socket;
-      else if (text[0] === "e" && pending.stderr === undefined) pending.stderr = socket;
+      const sent = chunk.subarray(1);
+      const known = Buffer.from(pending.secret, "latin1");
+      if (sent.length !== known.length || !timingSafeEqual(sent, known)) return void socket.destroy();
+      const tag = String.fromCharCode(chunk[0]!);
+      if (tag === "c" && pending.channel === undefined) pending.channel = socket;
+      else if (tag === "e" && pending.stderr === undefined) pending.stderr = socket;
       else return void socket.destroy();
       this.#settle(id);
     };
