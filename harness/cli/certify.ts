@@ -78,8 +78,8 @@ async function certifyInto(io: CliIo, args: CertifyArgs, seeds: number[] | undef
   const { certifyEngine } = await import("../pipeline/certify.ts");
   // What only the end needs loads once the first run has settled, while the players play: the
   // parent's modules loaded before it starts them are time no player works.
-  let finishing: Promise<[typeof import("../pipeline/repro.ts"), typeof import("../../reports/index.ts"), typeof import("../pipeline/timing.ts")]> | undefined;
-  const loadFinishing = () => (finishing ??= Promise.all([import("../pipeline/repro.ts"), import("../../reports/index.ts"), import("../pipeline/timing.ts")]));
+  let finishing: ReturnType<typeof importFinishing> | undefined;
+  const loadFinishing = () => (finishing ??= importFinishing());
   const outcome = await certifyEngine({
     ...request,
     selection,
@@ -115,6 +115,11 @@ async function certifyInto(io: CliIo, args: CertifyArgs, seeds: number[] | undef
   if (repros.length > 0) io.stderr(`repro files for ${repros.length} unexpected outcome(s) in ${reproDir}\n`);
   if (certification.verdict === "certified") saveAndGate(io, args, baseline, certificationFigures(certification));
   if (certification.verdict !== "certified") throw new NegativeVerdict(`${name} is not certified: ${notCertifiedBecause(certification, failures.filter((failure) => failure.level === "MUST").map((failure) => failure.id))}`);
+}
+
+/** The modules only a certification's end needs: repros, reporters, timing figures. */
+function importFinishing() {
+  return Promise.all([import("../pipeline/repro.ts"), import("../../reports/index.ts"), import("../pipeline/timing.ts")]);
 }
 
 /** Why a certification failed, in one line: integrity findings first, then the unexpected MUST outcomes. */

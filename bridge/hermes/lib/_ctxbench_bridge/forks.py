@@ -7,8 +7,9 @@ object per line:
       ->  {"forked": ID, "pid": PID} or {"forked": ID, "error": TEXT}
           then, when that process ends, {"exit": PID, "code": N|null, "signal": NAME|null}
 The forked child connects to SOCKET twice (its channel, sending b"c" and the secret first, then its
-stderr, b"e" and the secret: the host takes no connection without it for the fork's) and returns from fork_server() with those on fd 0, 1 and 2, so main.py runs the bridge in it exactly
-as in a process of its own. The server holds no thread and no engine code: every child starts from
+stderr, b"e" and the secret: the host takes no connection without it for the fork's) and returns
+from fork_server() with those on fd 0, 1 and 2, so main.py runs the bridge in it exactly as in a
+process of its own. The server holds no thread and no engine code: every child starts from
 the state a new bridge process has just before serve(). stdin's end (the host going away) kills the
 children that are left."""
 
